@@ -1,0 +1,123 @@
+// The resources of the service API (service-api-spec.md section 2). Servers may add fields:
+// every type keeps an index signature so unknown fields survive a round trip to `--json`.
+
+export type EventName = 'meetingScheduled' | 'meetingCancelled' | 'meetingRescheduled';
+
+export const EVENT_NAMES: readonly EventName[] = [
+  'meetingScheduled',
+  'meetingCancelled',
+  'meetingRescheduled',
+];
+
+export interface MeetingType {
+  name: string;
+  description: string;
+  duration: number;
+  slug: string;
+  uuid: string;
+  [extra: string]: unknown;
+}
+
+export interface SingleUseLink {
+  code: string;
+  url: string;
+  [extra: string]: unknown;
+}
+
+export interface Webhook {
+  url: string;
+  secret: string | null;
+  events: string[];
+  created_at: string;
+  uuid: string;
+  [extra: string]: unknown;
+}
+
+export interface PageLinks {
+  self?: { href: string };
+  first?: { href: string };
+  last?: { href: string };
+  [extra: string]: unknown;
+}
+
+/** The paged list envelope (spec 2.4). */
+export interface Envelope<T> {
+  page: number;
+  limit: number;
+  pages: number;
+  total: number;
+  _embedded: { items: T[] };
+  _links: PageLinks;
+  [extra: string]: unknown;
+}
+
+export interface Invitee {
+  first_name: string;
+  full_name: string;
+  email: string;
+  timezone: string;
+  phone_number: string | null;
+  locale: string;
+  [extra: string]: unknown;
+}
+
+export interface Answer {
+  question_label: string;
+  value: string | number;
+  question_type: string;
+  [extra: string]: unknown;
+}
+
+export interface MeetingEventType {
+  name: string;
+  location: string | null;
+  location_label: string | null;
+  description: string | null;
+  duration: number;
+  slug: string;
+  is_secret: boolean;
+  confirmation_page_type: string;
+  confirmation_page_url: string | null;
+  notification_type: string;
+  pass_details_to_redirected_page: boolean;
+  type: string;
+  position: number;
+  [extra: string]: unknown;
+}
+
+/** A meeting, the `data` of a delivery (spec 2.5). */
+export interface Meeting {
+  uuid: string;
+  state: string;
+  scheduled_at: string;
+  end_date: string;
+  canceled_at: string | null;
+  pretty_scheduled_at: string;
+  pretty_scheduled_at_in_invitee_timezone: string;
+  pretty_canceled_at: string | null;
+  pretty_canceled_at_in_invitee_timezone: string | null;
+  rescheduling: Record<string, unknown> | null;
+  cancellation: Record<string, unknown> | null;
+  payment: Record<string, unknown> | null;
+  notes: string | null;
+  details: string | null;
+  location: string;
+  event_type: MeetingEventType;
+  invitee: Invitee;
+  answers: Answer[];
+  [extra: string]: unknown;
+}
+
+/** A delivery payload (spec 6.1). */
+export interface DeliveryPayload {
+  event: EventName | string;
+  uuid: string;
+  data: Meeting;
+  [extra: string]: unknown;
+}
+
+/** The 422 body (spec 7). */
+export interface ValidationErrorBody {
+  message: string;
+  errors: Record<string, string[]>;
+}

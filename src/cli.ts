@@ -1,0 +1,229 @@
+// Builds the commander program and runs one invocation. Everything here is cheap to load:
+// each command's behaviour is imported only when that command runs.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import {
+  createContext,
+  OUTPUT_FORMATS,
+  type Env,
+  type GlobalOptions,
+  type OutputFormat,
+} from './context.js';
+import { ExitCode, Interrupted, isSchedError, QuietExit } from './errors.js';
+import type { IO } from './io.js';
+import type { Prompter } from './prompt.js';
+import type { Act, Loader } from './commands/define.js';
+import { HELP_TOPICS } from './commands/help/topics.js';
+import { register as registerAuth } from './commands/auth/index.js';
+import { register as registerProfiles } from './commands/profiles/index.js';
+import { register as registerTypes } from './commands/types/index.js';
+import { register as registerLink } from './commands/link/index.js';
+import { register as registerWebhooks } from './commands/webhooks/index.js';
+import { register as registerEvents } from './commands/events/index.js';
+import { register as registerSig } from './commands/sig/index.js';
+import { register as registerSandbox } from './commands/sandbox/index.js';
+import { register as registerCompletion } from './commands/completion/index.js';
+
+declare const SCHED_VERSION: string | undefined;
+export const VERSION: string = typeof SCHED_VERSION === 'string' ? SCHED_VERSION : '0.0.0-dev';
+
+export interface RunDeps {
+  /** Chooses the IO once global flags are known (colour, --no-input). */
+  io: IO | ((opts: { color: boolean; noInput: boolean }) => IO);
+  env: Env;
+  signal?: AbortSignal;
+  prompter?: Prompter;
+}
+
+function timeoutSeconds(value: string): number {
+  const v = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0 || Number(v) > 86400) {
+    throw new InvalidArgumentError('--timeout must be a number of seconds greater than 0');
+  }
+  return Number(v);
+}
+
+function outputFormat(value: string): OutputFormat {
+  const v = value.trim().toLowerCase();
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) {
+    throw new InvalidArgumentError(`must be one of ${OUTPUT_FORMATS.join(', ')}`);
+  }
+  return v as OutputFormat;
+}
+
+/** The command tree. `act` decides what running a command means (real run, or a test). */
+export function buildProgram(act: Act): Command {
+  const program = new Command('sched')
+    .description(
+      'Meeting types, single-use links, webhooks and signed events from the terminal ' +
+        '(try it all locally with `sched sandbox`)',
+    )
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--profile <name>', 'profile to use (env SCHED_PROFILE; default "default")')
+    .option('--base-url <url>', "API base URL (env SCHED_BASE_URL; else the profile's)")
+    .option('--json', 'print JSON (same as --output json)')
+    .addOption(
+      new Option('-o, --output <format>', 'output format: table, json, ndjson, csv').argParser(
+        outputFormat,
+      ),
+    )
+    .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
+    .option('--no-input', 'never prompt; a missing value is a usage error')
+    .option('--timeout <seconds>', 'timeout per HTTP request', timeoutSeconds, 30)
+    .option('--verbose', 'log each HTTP request to stderr (secrets masked)')
+    .option('-q, --quiet', 'print only the essential value')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .helpCommand(false);
+
+  registerAuth(program, act);
+  registerProfiles(program, act);
+  registerTypes(program, act);
+  registerLink(program, act);
+  registerWebhooks(program, act);
+  registerEvents(program, act);
+  registerSig(program, act);
+  registerSandbox(program, act);
+  registerCompletion(program, act);
+
+  program
+    .command('help')
+    .description('Show help for a command, or a topic: environment, exit-codes')
+    .argument('[command-or-topic...]', 'a command path (e.g. "webhooks add") or a topic')
+    .action(async (words: string[], _opts: unknown, cmd: Command) => {
+      const out = (s: string) => cmd.parent!.configureOutput().writeOut!(s);
+      const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
+      if (topic) {
+        out(topic.text);
+        return;
+      }
+      let target: Command = program;
+      for (const w of words) {
+        const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
+        if (!next) {
+          throw new CommanderError(
+            ExitCode.usage,
+            'sched.unknownHelpTopic',
+            `error: no command or help topic "${words.join(' ')}"; topics: ${Object.keys(HELP_TOPICS).join(', ')}`,
+          );
+        }
+        target = next;
+      }
+      out(target.helpInformation());
+      if (target === program) {
+        out(
+          '\nHelp topics:\n' +
+            Object.entries(HELP_TOPICS)
+              .map(([k, v]) => `  sched help ${k.padEnd(12)} ${v.summary}`)
+              .join('\n') +
+            '\n',
+        );
+      }
+    });
+  return program;
+}
+
+function resolveGlobals(raw: Record<string, unknown>, env: Env): GlobalOptions {
+  let output: OutputFormat = (raw.output as OutputFormat | undefined) ?? 'table';
+  if (raw.json) output = 'json';
+  return {
+    profile: (raw.profile as string | undefined) ?? (env.SCHED_PROFILE || 'default'),
+    baseUrl: raw.baseUrl as string | undefined,
+    output,
+    color: raw.color !== false,
+    input: raw.input !== false,
+    timeoutMs: Math.round(((raw.timeout as number | undefined) ?? 30) * 1000),
+    verbose: Boolean(raw.verbose),
+    quiet: Boolean(raw.quiet),
+  };
+}
+
+function resolveIO(deps: RunDeps, g: { color: boolean; noInput: boolean }): IO {
+  return typeof deps.io === 'function' ? deps.io(g) : deps.io;
+}
+
+/** Writes a typed error as one clear line (plus details) and returns its exit code. */
+export function reportError(io: IO, e: unknown, env: Env): number {
+  const red = (s: string) => io.colorErr.red(s);
+  if (isSchedError(e)) {
+    if (e instanceof QuietExit) return e.exitCode;
+    if (e.message) io.err(`${red('error:')} ${e.message}`);
+    for (const d of e.details) io.err(`  ${d}`);
+    if (e.hint) io.err(io.colorErr.dim(`hint: ${e.hint}`));
+    return e.exitCode;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  io.err(`${red('error:')} unexpected failure: ${msg}`);
+  if (env.SCHED_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+  else io.err(io.colorErr.dim('hint: set SCHED_DEBUG=1 for details, and please report this bug'));
+  return ExitCode.failure;
+}
+
+/** Runs one invocation and returns the exit code. Never calls process.exit. */
+export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
+  const signal = deps.signal ?? new AbortController().signal;
+  let io: IO | undefined;
+  let exitCode = 0;
+
+  const act: Act =
+    (load: Loader) =>
+    async (...params: unknown[]) => {
+      const cmd = params[params.length - 1] as Command;
+      const rawGlobals = cmd.optsWithGlobals();
+      const globals = resolveGlobals(rawGlobals, deps.env);
+      io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
+      const ctx = createContext({
+        io,
+        globals,
+        env: deps.env,
+        signal,
+        version: VERSION,
+        prompter: deps.prompter,
+      });
+      try {
+        const mod = await load();
+        if (signal.aborted)
+          throw new Interrupted('interrupted', { signal: signal.reason as never });
+        await mod.run(ctx, cmd.args, cmd.opts());
+      } finally {
+        await ctx.runDeferred();
+      }
+    };
+
+  const program = buildProgram(act);
+  // Commander writes help to stdout and its errors to stderr through our io.
+  const early = () => io ?? resolveIO(deps, { color: !argv.includes('--no-color'), noInput: true });
+  const configureAll = (c: Command) => {
+    c.exitOverride();
+    c.configureOutput({
+      writeOut: (s) => early().stdout.write(s),
+      writeErr: (s) => early().stderr.write(s),
+      outputError: (s, write) => write(s.replace(/^error:/, early().colorErr.red('error:'))),
+    });
+    c.commands.forEach(configureAll);
+  };
+  configureAll(program);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (argv.length === 0) {
+      program.outputHelp();
+    }
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (
+        e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.version' ||
+        e.code === 'commander.help'
+      ) {
+        exitCode = ExitCode.ok;
+      } else {
+        if (e.code === 'sched.unknownHelpTopic') early().err(e.message);
+        exitCode = ExitCode.usage;
+      }
+    } else {
+      exitCode = reportError(early(), e, deps.env);
+    }
+  }
+  return exitCode;
+}

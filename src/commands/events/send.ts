@@ -1,0 +1,11 @@
+// PLACEHOLDER: replaced by the issue that implements `sched events send`.
+import type { Context } from '../../context.js';
+import { Failure } from '../../errors.js';
+
+export async function run(
+  _ctx: Context,
+  _args: string[],
+  _flags: Record<string, unknown>,
+): Promise<void> {
+  throw new Failure('`sched events send` is not implemented yet');
+}

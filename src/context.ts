@@ -1,0 +1,188 @@
+// What every command receives: io, the global options, and lazy access to the config store,
+// the API client and the prompter. Nothing heavy is loaded until a command asks for it.
+import type { IO } from './io.js';
+import type { ApiClient } from './api/client.js';
+import type { ConfigStore } from './config/profiles.js';
+import type { Prompter } from './prompt.js';
+import { AuthError, UsageError } from './errors.js';
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+
+export type Env = Record<string, string | undefined>;
+
+export interface GlobalOptions {
+  profile: string;
+  /** --base-url, when given. */
+  baseUrl: string | undefined;
+  output: OutputFormat;
+  color: boolean;
+  /** false with --no-input. */
+  input: boolean;
+  timeoutMs: number;
+  verbose: boolean;
+  quiet: boolean;
+}
+
+export interface Credentials {
+  profile: string;
+  baseUrl: string;
+  baseUrlSource: 'flag' | 'env' | 'profile' | 'default';
+  apiKey: string | undefined;
+  keySource: 'env' | 'profile' | undefined;
+  /** True when SCHED_API_KEY is set and the profile also stores a (different) key. */
+  envOverridesProfileKey: boolean;
+}
+
+export interface Context {
+  readonly io: IO;
+  readonly globals: GlobalOptions;
+  readonly env: Env;
+  /** Aborted on Ctrl-C (reason 'SIGINT') or SIGTERM (reason 'SIGTERM'). */
+  readonly signal: AbortSignal;
+  readonly version: string;
+  config(): Promise<ConfigStore>;
+  credentials(): Promise<Credentials>;
+  /** The API client for the resolved profile; AuthError when there is no key. */
+  api(): Promise<ApiClient>;
+  /** A client for an explicit base URL and key (auth login checks a key before storing it). */
+  apiFor(baseUrl: string, apiKey: string): Promise<ApiClient>;
+  prompter(): Promise<Prompter>;
+  /** Registers work to run when the command ends, however it ends (close pools, servers). */
+  defer(fn: () => Promise<void> | void): void;
+  /** Runs the deferred work, newest first. Called by the CLI runner. */
+  runDeferred(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: IO;
+  globals: GlobalOptions;
+  env: Env;
+  signal: AbortSignal;
+  version: string;
+  /** Injected in tests; otherwise the inquirer prompter on io. */
+  prompter?: Prompter;
+}
+
+export function normalizeBaseUrl(raw: string, source: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`invalid base URL from ${source}: "${raw}"`, {
+      hint: 'use an absolute URL such as https://secure.simplymeet.me/api',
+    });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new UsageError(`invalid base URL from ${source}: "${raw}" is not http(s)`, {
+      hint: 'use an absolute URL such as https://secure.simplymeet.me/api',
+    });
+  }
+  if (u.username || u.password) {
+    throw new UsageError(`the base URL from ${source} must not contain credentials`, {
+      hint: 'store the API key with `sched auth login` or SCHED_API_KEY instead',
+    });
+  }
+  return u.toString().replace(/\/+$/, '');
+}
+
+export function createContext(deps: ContextDeps): Context {
+  const { io, globals, env } = deps;
+  let configP: Promise<ConfigStore> | undefined;
+  let credsP: Promise<Credentials> | undefined;
+  let apiP: Promise<ApiClient> | undefined;
+  let prompterP: Promise<Prompter> | undefined;
+  const deferred: Array<() => Promise<void> | void> = [];
+
+  const userAgent = `sched/${deps.version}`;
+  const makeClient = async (baseUrl: string, apiKey: string): Promise<ApiClient> => {
+    const { createApiClient } = await import('./api/client.js');
+    const client = createApiClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: globals.timeoutMs,
+      userAgent,
+      log: globals.verbose ? (line) => io.err(line) : undefined,
+      env,
+    });
+    deferred.push(() => client.close());
+    return client;
+  };
+
+  const ctx: Context = {
+    io,
+    globals,
+    env,
+    signal: deps.signal,
+    version: deps.version,
+    config() {
+      configP ??= import('./config/profiles.js').then((m) => m.openConfig(env));
+      return configP;
+    },
+    credentials() {
+      credsP ??= (async (): Promise<Credentials> => {
+        const { DEFAULT_BASE_URL } = await import('./config/profiles.js');
+        const store = await ctx.config();
+        const profile = store.getProfile(globals.profile);
+        let baseUrl: string;
+        let baseUrlSource: Credentials['baseUrlSource'];
+        if (globals.baseUrl !== undefined) {
+          baseUrl = normalizeBaseUrl(globals.baseUrl, '--base-url');
+          baseUrlSource = 'flag';
+        } else if (env.SCHED_BASE_URL) {
+          baseUrl = normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL');
+          baseUrlSource = 'env';
+        } else if (profile?.baseUrl) {
+          baseUrl = normalizeBaseUrl(profile.baseUrl, `profile "${globals.profile}"`);
+          baseUrlSource = 'profile';
+        } else {
+          baseUrl = DEFAULT_BASE_URL;
+          baseUrlSource = 'default';
+        }
+        const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
+        const apiKey = envKey ?? profile?.apiKey;
+        return {
+          profile: globals.profile,
+          baseUrl,
+          baseUrlSource,
+          apiKey,
+          keySource: envKey ? 'env' : profile?.apiKey ? 'profile' : undefined,
+          envOverridesProfileKey: Boolean(envKey && profile?.apiKey && profile.apiKey !== envKey),
+        };
+      })();
+      return credsP;
+    },
+    api() {
+      apiP ??= (async () => {
+        const creds = await ctx.credentials();
+        if (!creds.apiKey) {
+          throw new AuthError(`no API key for profile "${creds.profile}"`);
+        }
+        return makeClient(creds.baseUrl, creds.apiKey);
+      })();
+      return apiP;
+    },
+    apiFor(baseUrl, apiKey) {
+      return makeClient(baseUrl, apiKey);
+    },
+    prompter() {
+      if (deps.prompter) return Promise.resolve(deps.prompter);
+      prompterP ??= import('./prompt.js').then((m) => m.createInquirerPrompter(io, deps.signal));
+      return prompterP;
+    },
+    defer(fn) {
+      deferred.push(fn);
+    },
+    async runDeferred() {
+      while (deferred.length > 0) {
+        const fn = deferred.pop();
+        try {
+          await fn?.();
+        } catch {
+          // Cleanup failures must not mask the command's own result.
+        }
+      }
+    },
+  };
+  return ctx;
+}

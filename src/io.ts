@@ -1,0 +1,171 @@
+// The one terminal abstraction. Commands write through it, never to process.* directly, so
+// every command runs in-process in tests with buffers and chosen TTY flags.
+import { Chalk, type ChalkInstance } from 'chalk';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { QuietExit } from './errors.js';
+
+export interface IO {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** Colours for stdout (off unless stdout is a terminal, or FORCE_COLOR). */
+  readonly color: ChalkInstance;
+  /** Colours for stderr. */
+  readonly colorErr: ChalkInstance;
+  /** Terminal width of stdout, or 80. */
+  readonly columns: number;
+  /** True when a prompt may be shown: a terminal on stdin and stdout, and no --no-input. */
+  canPrompt(): boolean;
+  /** Writes to stdout, waiting when the pipe is full. Throws QuietExit when stdout was closed. */
+  out(text: string): Promise<void>;
+  /** Writes a line to stderr (a newline is added). */
+  err(line: string): void;
+  /** Writes to stderr without adding a newline (progress bars). */
+  errRaw(text: string): void;
+}
+
+export interface ColorSettings {
+  /** false when --no-color was given. */
+  flag: boolean;
+  env: Record<string, string | undefined>;
+}
+
+/** --no-color, then NO_COLOR (any value), then FORCE_COLOR, then whether it is a terminal. */
+export function colorLevel(isTTY: boolean, settings: ColorSettings): 0 | 1 | 2 | 3 {
+  if (!settings.flag) return 0;
+  if (settings.env.NO_COLOR !== undefined) return 0;
+  const force = settings.env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    if (force === '2') return 2;
+    if (force === '3') return 3;
+    return 1;
+  }
+  return isTTY ? 1 : 0;
+}
+
+export interface StreamIOOptions {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns?: number;
+  color: ColorSettings;
+  noInput: boolean;
+}
+
+export function createStreamIO(o: StreamIOOptions): IO {
+  let stdoutClosed = false;
+  o.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    // A reader that went away (`| head -1`) is not an error for us: stop writing, exit quietly.
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') stdoutClosed = true;
+    else throw e;
+  });
+  o.stderr.on('error', () => {});
+  const color = new Chalk({ level: colorLevel(o.stdoutIsTTY, o.color) });
+  const colorErr = new Chalk({ level: colorLevel(o.stderrIsTTY, o.color) });
+
+  return {
+    stdin: o.stdin,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    stdinIsTTY: o.stdinIsTTY,
+    stdoutIsTTY: o.stdoutIsTTY,
+    stderrIsTTY: o.stderrIsTTY,
+    color,
+    colorErr,
+    columns: o.columns ?? 80,
+    canPrompt: () => !o.noInput && o.stdinIsTTY && o.stdoutIsTTY,
+    async out(text: string) {
+      if (stdoutClosed) throw new QuietExit();
+      if (text.length === 0) return;
+      const ok = o.stdout.write(text);
+      if (!ok) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            o.stdout.off('drain', done);
+            o.stdout.off('error', done);
+            o.stdout.off('close', done);
+            resolve();
+          };
+          o.stdout.once('drain', done);
+          o.stdout.once('error', done);
+          o.stdout.once('close', done);
+        });
+      }
+      if (stdoutClosed) throw new QuietExit();
+    },
+    err(line: string) {
+      o.stderr.write(line + '\n');
+    },
+    errRaw(text: string) {
+      o.stderr.write(text);
+    },
+  };
+}
+
+export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO {
+  return createStreamIO({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.columns,
+    color: { flag: opts.color, env: process.env },
+    noInput: opts.noInput,
+  });
+}
+
+/** An IO over memory buffers, for tests. */
+export interface BufferIO extends IO {
+  stdoutText(): string;
+  stderrText(): string;
+}
+
+export function createBufferIO(
+  opts: {
+    stdin?: string | Buffer;
+    tty?: boolean;
+    stdinIsTTY?: boolean;
+    stdoutIsTTY?: boolean;
+    stderrIsTTY?: boolean;
+    env?: Record<string, string | undefined>;
+    color?: boolean;
+    noInput?: boolean;
+    columns?: number;
+  } = {},
+): BufferIO {
+  const out: Buffer[] = [];
+  const errChunks: Buffer[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => errChunks.push(c));
+  const stdin = new PassThrough();
+  if (opts.stdin !== undefined) stdin.end(opts.stdin);
+  else stdin.end();
+  const tty = opts.tty ?? false;
+  const io = createStreamIO({
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: opts.stdinIsTTY ?? tty,
+    stdoutIsTTY: opts.stdoutIsTTY ?? tty,
+    stderrIsTTY: opts.stderrIsTTY ?? tty,
+    columns: opts.columns ?? 120,
+    color: { flag: opts.color ?? true, env: opts.env ?? {} },
+    noInput: opts.noInput ?? false,
+  });
+  return {
+    ...io,
+    stdoutText: () => Buffer.concat(out).toString('utf8'),
+    stderrText: () => Buffer.concat(errChunks).toString('utf8'),
+  };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram, VERSION } from '../src/cli.js';
+import { runSched } from './helpers/run.js';
+
+/** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
+function runnableCommands(c: Command, path: string[] = []): string[][] {
+  const hasAction = Boolean((c as unknown as { _actionHandler?: unknown })._actionHandler);
+  const own = path.length > 0 && hasAction && c.name() !== 'help' ? [path] : [];
+  return [...own, ...c.commands.flatMap((k) => runnableCommands(k, [...path, k.name()]))];
+}
+
+describe('command tree', () => {
+  it('prints the package version', async () => {
+    const r = await runSched(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(VERSION);
+    expect(r.stderr).toBe('');
+  });
+
+  it('shows at least two examples in every command help', async () => {
+    const program = buildProgram(() => async () => {});
+    const commands = runnableCommands(program);
+    expect(commands.length).toBeGreaterThanOrEqual(20);
+    for (const path of commands) {
+      const r = await runSched([...path, '--help']);
+      expect(r.code, path.join(' ')).toBe(0);
+      const examples = r.stdout.split('Examples:')[1] ?? '';
+      expect(examples.match(/^  \$ .*\bsched\b/gm)?.length ?? 0, path.join(' ')).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('suggests the nearest command for a typo and exits 2', async () => {
+    const r = await runSched(['webhooks', 'lss']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'lss'/);
+    expect(r.stderr).toMatch(/Did you mean .*ls/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('rejects an unknown option with exit 2 naming it', async () => {
+    const r = await runSched(['types', 'list', '--pgae', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--pgae'/);
+    expect(r.stderr).toMatch(/--page/);
+  });
+
+  it('rejects non-positive numbers for --limit and --page before anything runs', async () => {
+    for (const argv of [
+      ['types', 'list', '--limit', '0'],
+      ['types', 'list', '--page', '-1'],
+      ['types', 'list', '--limit', 'ten'],
+    ]) {
+      const r = await runSched(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--(limit|page) must be a whole number/);
+    }
+  });
+
+  it('rejects an unknown output format and a bad timeout', async () => {
+    const a = await runSched(['-o', 'xml', 'types', 'list']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/table, json, ndjson, csv/);
+    const b = await runSched(['--timeout', '0', 'types', 'list']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/--timeout/);
+  });
+
+  it('has help topics for the environment and exit codes', async () => {
+    const env = await runSched(['help', 'environment']);
+    expect(env.code).toBe(0);
+    for (const v of [
+      'SCHED_API_KEY',
+      'SCHED_BASE_URL',
+      'SCHED_PROFILE',
+      'SCHED_CONFIG_DIR',
+      'SCHED_WEBHOOK_SECRET',
+      'NO_COLOR',
+      'FORCE_COLOR',
+    ]) {
+      expect(env.stdout).toContain(v);
+    }
+    const codes = await runSched(['help', 'exit-codes']);
+    expect(codes.stdout).toMatch(/^\s+130\s+interrupted/m);
+    const cmd = await runSched(['help', 'webhooks', 'add']);
+    expect(cmd.stdout).toContain('Usage: sched webhooks add');
+    const bad = await runSched(['help', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no command or help topic "nope"');
+  });
+});

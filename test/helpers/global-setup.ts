@@ -1,0 +1,8 @@
+// Builds dist/ once before the suite, so end-to-end tests spawn the same binary users run.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export default function setup(): void {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  execFileSync(process.execPath, ['test/build.mjs'], { cwd: root, stdio: 'inherit' });
+}

@@ -1,0 +1,67 @@
+// Runs `sched` in-process with a buffer IO: the way most command tests run.
+import { runCli } from '../../src/cli.js';
+import { createBufferIO } from '../../src/io.js';
+import type { Prompter } from '../../src/prompt.js';
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  /** Pretend stdin, stdout and stderr are terminals. */
+  tty?: boolean;
+  stdoutIsTTY?: boolean;
+  prompter?: Prompter;
+  signal?: AbortSignal;
+  columns?: number;
+}
+
+export async function runSched(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const env = { ...opts.env };
+  const io = (g: { color: boolean; noInput: boolean }) =>
+    createBufferIO({
+      stdin: opts.stdin,
+      tty: opts.tty,
+      stdoutIsTTY: opts.stdoutIsTTY,
+      env,
+      color: g.color,
+      noInput: g.noInput,
+      columns: opts.columns,
+    });
+  let made: ReturnType<typeof createBufferIO> | undefined;
+  const code = await runCli(argv, {
+    io: (g) => (made ??= io(g)),
+    env,
+    signal: opts.signal,
+    prompter: opts.prompter,
+  });
+  return { code, stdout: made?.stdoutText() ?? '', stderr: made?.stderrText() ?? '' };
+}
+
+export const BIN = fileURLToPath(new URL('../../bin/sched.js', import.meta.url));
+
+/** Spawns the built binary (end-to-end tests). */
+export async function spawnSched(
+  argv: string[],
+  opts: {
+    env?: Record<string, string | undefined>;
+    input?: string | Buffer;
+    timeout?: number;
+  } = {},
+): Promise<RunResult> {
+  const r = await execa(process.execPath, [BIN, ...argv], {
+    env: { NO_COLOR: undefined, FORCE_COLOR: undefined, ...opts.env },
+    extendEnv: true,
+    input: opts.input ?? '',
+    reject: false,
+    timeout: opts.timeout ?? 20_000,
+    stripFinalNewline: false,
+  });
+  return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
