@@ -26,7 +26,10 @@ describe('command tree', () => {
       const r = await runSched([...path, '--help']);
       expect(r.code, path.join(' ')).toBe(0);
       const examples = r.stdout.split('Examples:')[1] ?? '';
-      expect(examples.match(/^  \$ .*\bsched\b/gm)?.length ?? 0, path.join(' ')).toBeGreaterThanOrEqual(2);
+      expect(
+        examples.match(/^ {2}\$ .*\bsched\b/gm)?.length ?? 0,
+        path.join(' '),
+      ).toBeGreaterThanOrEqual(2);
     }
   });
 
