@@ -1,0 +1,254 @@
+// Everything the sandbox knows — meeting types, single-use links, webhooks, meetings — and its
+// optional persistence to a JSON file (written atomically, mode 0600: it holds webhook secrets).
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Meeting } from '../api/types.js';
+import type { MeetingTypeRecord } from './seed.js';
+
+export interface LinkRecord {
+  code: string;
+  meeting_type_uuid: string;
+  created_at: string;
+  /** Set when a meeting was booked through the link; the link is invalid from then on. */
+  used_at: string | null;
+  meeting_uuid: string | null;
+}
+
+export interface WebhookRecord {
+  uuid: string;
+  url: string;
+  secret: string | null;
+  events: string[];
+  created_at: string;
+}
+
+export interface MeetingRecord {
+  meeting: Meeting;
+  meeting_type_uuid: string;
+  link_code: string | null;
+  host_timezone: string;
+}
+
+/** The fields a meeting type shows in the list (spec 2.1 plus created_at and position). */
+export const LIST_FIELDS = [
+  'name',
+  'description',
+  'duration',
+  'slug',
+  'uuid',
+  'created_at',
+  'position',
+] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
+export type SortSpec = ReadonlyArray<readonly [ListField, 'asc' | 'desc']>;
+
+export const DEFAULT_SORT: SortSpec = [['created_at', 'desc']];
+
+/** How many distinct sort orders stay cached; each costs one array of references. */
+const SORT_CACHE_SIZE = 32;
+
+function compareValues(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  // Binary (code unit) order, like a *_bin collation: predictable for every script.
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function comparatorFor(spec: SortSpec): (a: MeetingTypeRecord, b: MeetingTypeRecord) => number {
+  // Ties are broken by newest first, then uuid, so every order is total and pages are stable.
+  const keys: SortSpec = [...spec, ['created_at', 'desc'], ['uuid', 'asc']];
+  return (a, b) => {
+    for (const [field, dir] of keys) {
+      const c = compareValues(a[field], b[field]);
+      if (c !== 0) return dir === 'asc' ? c : -c;
+    }
+    return 0;
+  };
+}
+
+export class SandboxState {
+  readonly meetingTypes: MeetingTypeRecord[];
+  readonly meetingTypesByUuid = new Map<string, MeetingTypeRecord>();
+  readonly links = new Map<string, LinkRecord>();
+  /** Insertion order is creation order, which is the order of the list. */
+  readonly webhooks = new Map<string, WebhookRecord>();
+  readonly meetings = new Map<string, MeetingRecord>();
+  private readonly sortCache = new Map<string, MeetingTypeRecord[]>();
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(meetingTypes: MeetingTypeRecord[]) {
+    this.meetingTypes = meetingTypes;
+    for (const t of meetingTypes) this.meetingTypesByUuid.set(t.uuid, t);
+    // The default order is asked for by almost every request: sort it once, up front.
+    this.sortedMeetingTypes(DEFAULT_SORT);
+  }
+
+  /** Meeting types in the given order; computed once per order and then served from cache. */
+  sortedMeetingTypes(spec: SortSpec): readonly MeetingTypeRecord[] {
+    const key = spec.map(([f, d]) => `${f}:${d}`).join(',');
+    const hit = this.sortCache.get(key);
+    if (hit) {
+      this.sortCache.delete(key);
+      this.sortCache.set(key, hit);
+      return hit;
+    }
+    const sorted = [...this.meetingTypes].sort(comparatorFor(spec));
+    this.sortCache.set(key, sorted);
+    if (this.sortCache.size > SORT_CACHE_SIZE) {
+      const oldest = this.sortCache.keys().next().value;
+      if (oldest !== undefined && oldest !== 'created_at:desc') this.sortCache.delete(oldest);
+    }
+    return sorted;
+  }
+
+  /** Called after every change (persistence listens). */
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  toJSON(): StateFile {
+    return {
+      format: STATE_FORMAT,
+      version: 1,
+      meeting_types: this.meetingTypes,
+      links: [...this.links.values()],
+      webhooks: [...this.webhooks.values()],
+      meetings: [...this.meetings.values()],
+    };
+  }
+
+  static fromJSON(data: StateFile): SandboxState {
+    const s = new SandboxState(data.meeting_types);
+    for (const l of data.links) s.links.set(l.code, l);
+    for (const w of data.webhooks) s.webhooks.set(w.uuid, w);
+    for (const m of data.meetings) s.meetings.set(m.meeting.uuid, m);
+    return s;
+  }
+}
+
+export const STATE_FORMAT = 'sched-sandbox-state';
+
+export interface StateFile {
+  format: typeof STATE_FORMAT;
+  version: 1;
+  meeting_types: MeetingTypeRecord[];
+  links: LinkRecord[];
+  webhooks: WebhookRecord[];
+  meetings: MeetingRecord[];
+}
+
+export class StateFileError extends Error {}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function checkArray(data: Record<string, unknown>, key: string, idKey: string): void {
+  const v = data[key];
+  if (!Array.isArray(v)) throw new StateFileError(`"${key}" is not a list`);
+  v.forEach((item, i) => {
+    const id = isObject(item) && key === 'meetings' ? item.meeting : item;
+    if (!isObject(id) || typeof id[idKey] !== 'string') {
+      throw new StateFileError(`"${key}"[${i}] has no "${idKey}"`);
+    }
+  });
+}
+
+/** Reads a state file; undefined when it does not exist. Throws StateFileError when unusable. */
+export async function loadStateFile(file: string): Promise<StateFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new StateFileError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isObject(data) || data.format !== STATE_FORMAT || data.version !== 1) {
+    throw new StateFileError(`${file} is not a sched sandbox state file (version 1)`);
+  }
+  try {
+    checkArray(data, 'meeting_types', 'uuid');
+    checkArray(data, 'links', 'code');
+    checkArray(data, 'webhooks', 'uuid');
+    checkArray(data, 'meetings', 'uuid');
+  } catch (e) {
+    throw new StateFileError(`${file} is damaged: ${(e as Error).message}`);
+  }
+  return data as unknown as StateFile;
+}
+
+/** Writes the file atomically: a private temporary file beside it, fsync, then rename. */
+export async function writeStateFile(file: string, data: StateFile): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fh = await open(tmp, 'wx', 0o600);
+  try {
+    await fh.writeFile(JSON.stringify(data) + '\n', 'utf8');
+    await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw e;
+  } finally {
+    await fh.close().catch(() => {});
+  }
+  try {
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Saves the state after changes without piling up writes: at most one write runs, and any
+ * number of changes during it lead to exactly one more.
+ */
+export class StatePersister {
+  private running: Promise<void> | undefined;
+  private dirty = false;
+  private lastError: Error | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly state: SandboxState,
+    private readonly onError: (e: Error) => void,
+  ) {}
+
+  schedule(): void {
+    this.dirty = true;
+    if (!this.running) this.running = this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.dirty) {
+      this.dirty = false;
+      try {
+        await writeStateFile(this.file, this.state.toJSON());
+        this.lastError = undefined;
+      } catch (e) {
+        this.lastError = e as Error;
+        this.onError(e as Error);
+      }
+    }
+    this.running = undefined;
+  }
+
+  /** Resolves when everything changed so far is on disk; rejects with the last write error. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.lastError) throw this.lastError;
+  }
+}
