@@ -14,7 +14,6 @@
 // is never caught here.
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
-import { QuietExit } from '../errors.js';
 import { csvRecord } from './csv.js';
 import { sanitizeCell, sanitizeCsvField } from './sanitize.js';
 
@@ -44,6 +43,13 @@ export interface RenderOptions<T> {
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
 
+/** A listing that arrives a page at a time; each page is written with one write. */
+export interface Paged<T> {
+  pages: AsyncIterable<readonly T[]>;
+}
+
+export type ListSource<T> = Source<T> | Paged<T>;
+
 /** Formats a cell for table/TSV: arrays joined, null and undefined empty, then sanitized. */
 function cellText(v: CellValue, arraySep: string): string {
   if (v === null || v === undefined) return '';
@@ -70,22 +76,20 @@ function prettyJson(value: unknown, indent: string): string {
  */
 export async function renderList<T>(
   io: IO,
-  items: Source<T>,
+  items: ListSource<T>,
   opts: RenderOptions<T>,
 ): Promise<number> {
   switch (opts.format) {
     case 'json':
       return renderJsonArray(io, items);
     case 'ndjson':
-      return streamLines(io, items, (item) => JSON.stringify(item) + '\n');
+      return pump(io, items, (item) => JSON.stringify(item) + '\n');
     case 'csv':
       await io.out(csvRecord(opts.columns.map((c) => c.key)));
-      return streamLines(io, items, (item) =>
-        csvRecord(opts.columns.map((c) => csvText(c.value(item)))),
-      );
+      return pump(io, items, (item) => csvRecord(opts.columns.map((c) => csvText(c.value(item)))));
     case 'table':
       if (io.stdoutIsTTY) return renderTerminalTable(io, items, opts.columns);
-      return streamLines(
+      return pump(
         io,
         items,
         (item) => opts.columns.map((c) => cellText(c.value(item), ',')).join('\t') + '\n',
@@ -93,56 +97,82 @@ export async function renderList<T>(
   }
 }
 
-/** Runs `body`; on a failure other than a closed stdout, runs `finish` before rethrowing. */
-async function completing<R>(body: () => Promise<R>, finish: () => Promise<void>): Promise<R> {
-  try {
-    return await body();
-  } catch (e) {
-    if (!(e instanceof QuietExit)) await finish();
-    throw e;
-  }
+function isPaged<T>(items: ListSource<T>): items is Paged<T> {
+  return typeof items === 'object' && items !== null && 'pages' in items && !Array.isArray(items);
 }
 
-async function streamLines<T>(
+/**
+ * Writes `line(item)` for each item: one write per page of a paged listing (a page of 100
+ * items costs one write, not 100), one per item of an item iterable, one for an array. So
+ * output streams as it arrives, and each write waits for a full pipe to drain before more
+ * is pulled from the source.
+ *
+ * On a failure of the source, `onSourceError` runs (to close a JSON array, print the table
+ * rows) and the error is rethrown. A closed stdout (QuietExit) stops at once; leaving the
+ * loop lets the source clean up (abort page requests in flight).
+ */
+async function pump<T>(
   io: IO,
-  items: Source<T>,
-  line: (item: T) => string,
+  items: ListSource<T>,
+  line: (item: T, index: number) => string,
+  onSourceError?: (written: number) => Promise<void>,
 ): Promise<number> {
   let n = 0;
-  for await (const item of items) {
-    await io.out(line(item));
-    n += 1;
+  const write = async (chunk: readonly T[]) => {
+    let text = '';
+    for (const item of chunk) text += line(item, n++);
+    await io.out(text);
+  };
+  if (Array.isArray(items)) {
+    await write(items as readonly T[]);
+    return n;
   }
-  return n;
+  const it = isPaged(items)
+    ? items.pages[Symbol.asyncIterator]()
+    : Symbol.asyncIterator in items
+      ? items[Symbol.asyncIterator]()
+      : (items as Iterable<T>)[Symbol.iterator]();
+  const chunked = isPaged(items);
+  for (;;) {
+    let next: IteratorResult<T | readonly T[]>;
+    try {
+      next = await it.next();
+    } catch (e) {
+      await onSourceError?.(n);
+      throw e;
+    }
+    if (next.done) return n;
+    try {
+      await write(chunked ? (next.value as readonly T[]) : [next.value as T]);
+    } catch (e) {
+      await Promise.resolve(it.return?.()).catch(() => undefined);
+      throw e;
+    }
+  }
 }
 
-async function renderJsonArray<T>(io: IO, items: Source<T>): Promise<number> {
+async function renderJsonArray<T>(io: IO, items: ListSource<T>): Promise<number> {
   const pretty = io.stdoutIsTTY;
-  let n = 0;
-  const close = async () => {
-    await io.out(n === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
-  };
-  // A failure before the first item leaves stdout empty (nothing to salvage, and a bare `[]`
-  // would look like a real empty result); after it, the array is closed so it still parses.
-  await completing(
-    async () => {
-      for await (const item of items) {
-        const text = pretty ? prettyJson(item, '  ') : JSON.stringify(item);
-        await io.out((n === 0 ? (pretty ? '[\n' : '[') : pretty ? ',\n' : ',') + text);
-        n += 1;
-      }
-    },
-    async () => {
-      if (n > 0) await close();
+  const close = (n: number) => io.out(n === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
+  const n = await pump(
+    io,
+    items,
+    (item, i) =>
+      (i === 0 ? (pretty ? '[\n' : '[') : pretty ? ',\n' : ',') +
+      (pretty ? prettyJson(item, '  ') : JSON.stringify(item)),
+    // A failure before the first item leaves stdout empty (nothing to salvage, and a bare
+    // `[]` would look like a real empty result); after it, the array is closed so it parses.
+    async (written) => {
+      if (written > 0) await close(written);
     },
   );
-  await close();
+  await close(n);
   return n;
 }
 
 async function renderTerminalTable<T>(
   io: IO,
-  items: Source<T>,
+  items: ListSource<T>,
   columns: readonly Column<T>[],
 ): Promise<number> {
   // Column widths depend on every row, so a terminal table (meant for a person to read)
@@ -151,9 +181,15 @@ async function renderTerminalTable<T>(
   const print = async () => {
     if (rows.length > 0) await io.out(await formatTable(io, columns, rows));
   };
-  await completing(async () => {
-    for await (const item of items) rows.push(columns.map((c) => cellText(c.value(item), ', ')));
-  }, print);
+  await pump(
+    io,
+    items,
+    (item) => {
+      rows.push(columns.map((c) => cellText(c.value(item), ', ')));
+      return '';
+    },
+    print,
+  );
   await print();
   return rows.length;
 }
@@ -293,5 +329,5 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
  * Quiet output: one sanitized value per line, streamed. Returns the number of lines.
  */
 export async function renderLines(io: IO, values: Source<string>): Promise<number> {
-  return streamLines(io, values, (v) => sanitizeCell(v) + '\n');
+  return pump(io, values, (v) => sanitizeCell(v) + '\n');
 }

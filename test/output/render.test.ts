@@ -184,9 +184,9 @@ describe('renderList: csv', () => {
   });
 });
 
-describe('streaming', () => {
-  const tick = () => new Promise<void>((r) => setImmediate(r));
+const tick = () => new Promise<void>((r) => setImmediate(r));
 
+describe('streaming', () => {
   for (const [format, tty] of [
     ['ndjson', false],
     ['json', false],
@@ -242,7 +242,7 @@ describe('streaming', () => {
     expect(b.stdoutText()).toContain('Intro call');
   });
 
-  it('lets QuietExit (stdout closed) propagate and writes nothing more', async () => {
+  it('lets QuietExit (stdout closed) propagate, writes nothing more and stops the source', async () => {
     const b = io();
     let writes = 0;
     const closing = {
@@ -254,52 +254,87 @@ describe('streaming', () => {
       },
     };
     let pulled = 0;
+    let finished = false;
     async function* source() {
-      for (let i = 0; i < 100; i++) {
-        pulled += 1;
-        yield rows[i % 2]!;
+      try {
+        for (let i = 0; i < 100; i++) {
+          pulled += 1;
+          yield rows[i % 2]!;
+          await tick(); // like a page fetch: the renderer writes what it has
+        }
+      } finally {
+        finished = true;
       }
     }
     await expect(renderList(closing, source(), { format: 'json', columns })).rejects.toBeInstanceOf(
       QuietExit,
     );
-    expect(pulled).toBe(2);
+    expect(pulled).toBeLessThanOrEqual(3);
     expect(writes).toBe(2);
+    expect(finished).toBe(true);
     expect(b.stdoutText()).toBe('[' + JSON.stringify(rows[0]));
   });
 
-  it('waits on a full pipe (backpressure) before pulling the next item', async () => {
+  it('waits on a full pipe (backpressure): the source is not drained meanwhile', async () => {
     const b = io();
-    let release!: () => void;
-    let pending = 0;
+    const releases: Array<() => void> = [];
     const slow = {
       ...b,
       out: (text: string) =>
         new Promise<void>((resolve) => {
-          pending += 1;
-          release = () => {
-            pending -= 1;
-            void b.out(text).then(resolve);
-          };
+          releases.push(() => void b.out(text).then(resolve));
         }),
     };
     let pulled = 0;
     async function* source() {
-      for (const r of rows) {
+      for (let i = 0; i < 50; i++) {
         pulled += 1;
-        yield r;
+        yield rows[i % 2]!;
+        await tick();
       }
     }
     const done = renderList(slow, source(), { format: 'ndjson', columns });
-    await new Promise<void>((r) => setImmediate(r));
-    expect(pulled).toBe(1);
-    expect(pending).toBe(1);
-    release();
-    await new Promise<void>((r) => setImmediate(r));
-    expect(pulled).toBe(2);
-    release();
+    for (let i = 0; i < 20; i++) await tick();
+    expect(releases).toHaveLength(1);
+    expect(pulled).toBeLessThanOrEqual(2);
+    while (releases.length > 0 || pulled < 50) {
+      releases.shift()?.();
+      await tick();
+    }
     await done;
-    expect(b.stdoutText().trimEnd().split('\n')).toHaveLength(2);
+    expect(b.stdoutText().trimEnd().split('\n')).toHaveLength(50);
+  });
+
+  it('writes a paged source one page per write, streaming page by page', async () => {
+    const b = io();
+    let writes = 0;
+    const counting = { ...b, out: (t: string) => ((writes += 1), b.out(t)) };
+    const seen: string[] = [];
+    async function* pages() {
+      for (let p = 0; p < 10; p++) {
+        if (p === 1) seen.push(b.stdoutText());
+        yield Array.from({ length: 100 }, (_, i) => ({ ...rows[0]!, duration: p * 100 + i }));
+        await tick();
+      }
+    }
+    expect(await renderList(counting, { pages: pages() }, { format: 'ndjson', columns })).toBe(
+      1000,
+    );
+    expect(writes).toBe(10);
+    expect(seen[0]!.split('\n')).toHaveLength(101);
+    const out = b.stdoutText().trimEnd().split('\n');
+    expect(out.map((l) => JSON.parse(l).duration)).toEqual([...Array(1000).keys()]);
+  });
+
+  it('a paged json listing is one valid array', async () => {
+    const b = io();
+    async function* pages() {
+      yield rows.slice(0, 1);
+      yield [];
+      yield rows.slice(1);
+    }
+    await renderList(b, { pages: pages() }, { format: 'json', columns });
+    expect(JSON.parse(b.stdoutText())).toEqual(rows);
   });
 });
 
