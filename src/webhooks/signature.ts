@@ -27,3 +27,209 @@ export function verifySignature(
 ): boolean {
   return signaturesEqual(signPayload(secret, payload), received.trim());
 }
+
+/** HMAC-SHA256 of the raw bytes as a Buffer (for hex comparisons in diagnoses). */
+export function digestOf(secret: string | Uint8Array, payload: string | Uint8Array): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
+}
+
+export interface StreamedSignature {
+  /** base64 of the raw digest, as the service sends it. */
+  signature: string;
+  digest: Buffer;
+  bytes: number;
+  /** The payload itself, kept only when it is at most `keepUpTo` bytes (for diagnoses). */
+  body: Buffer | undefined;
+}
+
+/** Default cap on the bytes kept for diagnoses; the signature itself has no size limit. */
+export const DIAGNOSIS_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Signs a payload that arrives in chunks, without ever needing it whole: each chunk goes
+ * through the HMAC as it comes, byte for byte (strings are taken as UTF-8).
+ */
+export async function signStream(
+  secret: string | Uint8Array,
+  source: AsyncIterable<Uint8Array | string>,
+  keepUpTo: number = DIAGNOSIS_LIMIT,
+): Promise<StreamedSignature> {
+  const hmac = createHmac('sha256', secret);
+  let kept: Buffer[] | undefined = [];
+  let bytes = 0;
+  for await (const chunk of source) {
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk);
+    hmac.update(buf);
+    bytes += buf.length;
+    if (kept && bytes <= keepUpTo) kept.push(buf);
+    else kept = undefined;
+  }
+  const digest = hmac.digest();
+  return {
+    signature: digest.toString('base64'),
+    digest,
+    bytes,
+    body: kept ? Buffer.concat(kept) : undefined,
+  };
+}
+
+export interface DiagnosisInput {
+  secret: string;
+  /** The value that failed, as received (untrimmed). */
+  received: string;
+  /** The payload, or undefined when it was too large to keep. */
+  payload: Buffer | undefined;
+}
+
+export interface Diagnosis {
+  /** One sentence for a human. */
+  reason: string;
+  /** True when correcting exactly this mistake makes the signature match. */
+  confirmed: boolean;
+}
+
+function b64Matches(secret: string, payload: Uint8Array, candidate: string): boolean {
+  return signaturesEqual(signPayload(secret, payload), candidate);
+}
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+
+/** base64url (RFC 4648 §5, unpadded) to standard padded base64; undefined if it is not that. */
+function fromBase64Url(value: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(value) || !/[-_]/.test(value)) return undefined;
+  const std = value.replace(/-/g, '+').replace(/_/g, '/');
+  return std + '='.repeat((4 - (std.length % 4)) % 4);
+}
+
+/**
+ * Why a signature most likely failed, for a human: the mistakes people make with this scheme
+ * (hex instead of base64, the Standard Webhooks `v1,` format, the secret sent as the signature,
+ * whitespace around the secret, a trailing newline, a re-serialised JSON body). Empty when
+ * nothing known explains it. Call it only after verification failed: it recomputes HMACs of
+ * variants, which is fine for a diagnosis and pointless otherwise.
+ */
+export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
+  const { secret, payload } = input;
+  const received = input.received.trim();
+  const out: Diagnosis[] = [];
+  const add = (confirmed: boolean, reason: string) => out.push({ reason, confirmed });
+  if (received === '') {
+    add(false, 'the signature value is empty (was the webhook-signature header sent?)');
+    return out;
+  }
+  const digest = payload ? digestOf(secret, payload) : undefined;
+  const matchesBase64 = (v: string) => (payload ? b64Matches(secret, payload, v) : false);
+  const matchesHex = (v: string) => Boolean(digest && v.toLowerCase() === digest.toString('hex'));
+
+  if (HEX_DIGEST.test(received)) {
+    const ok = matchesHex(received);
+    add(
+      ok,
+      ok
+        ? 'the signature is hex, but the service sends base64 of the raw digest; as hex it matches, so only the encoding is wrong (use digest("base64"))'
+        : 'the signature is hex, but the service sends base64 of the raw digest (and as hex it does not match this payload and secret either)',
+    );
+  }
+
+  const prefixed = /^sha256=(.+)$/i.exec(received)?.[1];
+  if (prefixed) {
+    const ok = matchesBase64(prefixed) || matchesHex(prefixed);
+    add(
+      ok,
+      `the signature has a "sha256=" prefix (GitHub style); the service sends the bare base64 value${ok ? ', and without the prefix it matches' : ''}`,
+    );
+  }
+
+  const sw = [...received.matchAll(/(?:^|\s)v1[,=]([A-Za-z0-9+/=_-]+)/g)].map((m) => m[1] ?? '');
+  if (sw.length > 0) {
+    const ok = sw.some((v) => matchesBase64(v));
+    add(
+      ok,
+      'this looks like a Standard Webhooks signature ("v1,<base64>"): a different scheme, which signs "<webhook-id>.<webhook-timestamp>.<body>"; this service signs the raw body alone' +
+        (payload
+          ? ok
+            ? ' — the base64 part does match the raw body, so drop the "v1," prefix'
+            : ' — the base64 part does not match the raw body either'
+          : ''),
+    );
+  }
+
+  const std = fromBase64Url(received);
+  if (std && matchesBase64(std)) {
+    add(
+      true,
+      'the signature is base64url ("-" and "_", no padding); the service uses standard base64, and converted it matches',
+    );
+  }
+
+  if (received === secret || received === secret.trim()) {
+    add(
+      false,
+      'the signature value is the secret itself: the header carries HMAC-SHA256(secret, body), never the secret',
+    );
+  }
+
+  if (secret !== secret.trim()) {
+    const ok = payload ? b64Matches(secret.trim(), payload, received) : false;
+    add(
+      ok,
+      ok
+        ? 'the secret has leading or trailing whitespace (a copied newline?); trimmed, the signature matches'
+        : 'the secret has leading or trailing whitespace (a copied newline?); trimming it does not make it match either',
+    );
+  }
+
+  if (payload) {
+    const nl = /\r?\n$/.exec(payload.toString('latin1'));
+    if (nl) {
+      if (b64Matches(secret, payload.subarray(0, payload.length - nl[0].length), received)) {
+        add(
+          true,
+          'the payload ends with a newline that was not signed (an editor, echo or a heredoc adds one); without it the signature matches — use the body bytes exactly as received',
+        );
+      }
+    } else if (
+      b64Matches(secret, Buffer.concat([payload, Buffer.from('\n')]), received) ||
+      b64Matches(secret, Buffer.concat([payload, Buffer.from('\r\n')]), received)
+    ) {
+      add(
+        true,
+        'the signed payload ended with a newline that this one lacks; with it the signature matches — use the body bytes exactly as received',
+      );
+    }
+    const reserialised = reserialisedMatch(secret, payload, received);
+    if (reserialised) {
+      add(
+        true,
+        `the signature matches this payload ${reserialised}, not its exact bytes: the JSON was parsed and re-encoded on one side — sign and verify the raw body bytes as received`,
+      );
+    }
+  }
+  return out;
+}
+
+function reserialisedMatch(secret: string, payload: Buffer, received: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+  const compact = JSON.stringify(parsed);
+  const variants: Array<[string, string]> = [
+    ['re-serialised as compact JSON (JSON.stringify(JSON.parse(body)))', compact],
+    ['pretty-printed with 2 spaces', JSON.stringify(parsed, null, 2)],
+    ['pretty-printed with 4 spaces', JSON.stringify(parsed, null, 4)],
+    ['re-serialised with escaped slashes (PHP json_encode)', compact.replace(/\//g, '\\/')],
+  ];
+  for (const [how, text] of variants) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (!bytes.equals(payload) && b64Matches(secret, bytes, received)) return how;
+  }
+  return undefined;
+}

@@ -1,11 +1,16 @@
-// PLACEHOLDER: replaced by the issue that implements `sched sig sign`.
+// `sched sig sign`: base64 HMAC-SHA256 of the exact payload bytes (spec 6.2), i.e. the value the
+// service puts in `webhook-signature`. The payload is streamed, so its size does not matter.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched sig sign` is not implemented yet');
+  const src = await payloadSource(ctx, flags.payloadFile);
+  const secret = await requireSecret(ctx, flags.secret, 'to sign');
+  const { signature } = await signPayloadSource(ctx, src, secret);
+  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
+  await ctx.io.out(json ? JSON.stringify({ signature }) + '\n' : signature + '\n');
 }

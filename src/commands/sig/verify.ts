@@ -1,11 +1,43 @@
-// PLACEHOLDER: replaced by the issue that implements `sched sig verify`.
+// `sched sig verify`: recomputes the signature over the exact payload bytes and compares it in
+// constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { Failure, UsageError } from '../../errors.js';
+import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
+import { DIAGNOSIS_LIMIT, diagnoseSignature, signaturesEqual } from '../../webhooks/signature.js';
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched sig verify` is not implemented yet');
+  const received = typeof flags.signature === 'string' ? flags.signature : '';
+  if (received.trim() === '') {
+    throw new UsageError('--signature is empty', {
+      hint: 'pass the webhook-signature header value exactly as received',
+    });
+  }
+  const src = await payloadSource(ctx, flags.payloadFile);
+  const secret = await requireSecret(ctx, flags.secret, 'to verify');
+  const signed = await signPayloadSource(ctx, src, secret);
+  const valid = signaturesEqual(signed.signature, received.trim());
+  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
+  await ctx.io.out(json ? JSON.stringify({ valid }) + '\n' : valid ? 'valid\n' : 'invalid\n');
+  if (valid) return;
+
+  const reasons = diagnoseSignature({ secret, received, payload: signed.body });
+  const details = reasons.map((d) => `${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
+  if (reasons.length === 0) {
+    details.push(
+      signed.body
+        ? 'no common mistake explains it: the payload bytes or the secret differ from what was signed'
+        : `the payload (${signed.bytes} bytes) is over ${DIAGNOSIS_LIMIT / 1024 / 1024} MiB, so it was not checked for common mistakes`,
+    );
+  }
+  throw new Failure(`the signature does not match the payload from ${src.label}`, {
+    details,
+    hint:
+      reasons.length === 0
+        ? "use the webhook's own secret and the raw body exactly as received (before any JSON parsing)"
+        : undefined,
+  });
 }

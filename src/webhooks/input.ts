@@ -1,0 +1,149 @@
+// Where the webhook commands get their secret and payload from. Kept apart from signature.ts
+// (which stays pure) and free of heavy imports: `sched sig verify` loads only this, node:fs
+// and node:crypto, and the prompter only when it really has to ask.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Context } from '../context.js';
+import { Interrupted, UsageError } from '../errors.js';
+import { signStream, type StreamedSignature } from './signature.js';
+
+export type SecretSource = 'flag' | 'env' | 'prompt';
+
+export interface ResolvedSecret {
+  secret: string;
+  source: SecretSource;
+}
+
+/**
+ * --secret, else SCHED_WEBHOOK_SECRET, else (when `prompt` and a terminal allows it) a masked
+ * prompt. Undefined when none of these gives one and prompting is not wanted. The value is
+ * never trimmed: whitespace in a secret is a classic mistake that verify diagnoses.
+ */
+export async function resolveSecret(
+  ctx: Context,
+  flag: unknown,
+  opts: { prompt: boolean; why: string },
+): Promise<ResolvedSecret | undefined> {
+  if (typeof flag === 'string') {
+    if (flag === '') throw new UsageError('--secret is empty');
+    return { secret: flag, source: 'flag' };
+  }
+  const env = ctx.env.SCHED_WEBHOOK_SECRET;
+  if (env) return { secret: env, source: 'env' };
+  if (!opts.prompt) return undefined;
+  if (!ctx.io.canPrompt()) {
+    throw new UsageError(`a webhook secret is needed ${opts.why}`, {
+      hint: 'give --secret <secret> or set SCHED_WEBHOOK_SECRET (a prompt appears only on a terminal)',
+    });
+  }
+  const prompter = await ctx.prompter();
+  const secret = await prompter.password('Webhook secret', {
+    validate: (v) => (v.length > 0 ? true : 'the secret cannot be empty'),
+  });
+  return { secret, source: 'prompt' };
+}
+
+/** Like resolveSecret with a prompt, for commands that cannot work without a secret. */
+export async function requireSecret(ctx: Context, flag: unknown, why: string): Promise<string> {
+  const r = await resolveSecret(ctx, flag, { prompt: true, why });
+  if (!r) throw new UsageError(`a webhook secret is needed ${why}`);
+  return r.secret;
+}
+
+export interface PayloadSource {
+  /** The file name, or undefined for stdin. */
+  file: string | undefined;
+  label: string;
+}
+
+/**
+ * Checks where the payload will come from before anything else happens (in particular before
+ * a secret prompt): a file given with --payload-file ("-" = stdin), else piped stdin. Stdin
+ * that is a terminal would just hang, so it is a usage error.
+ */
+export async function payloadSource(ctx: Context, flag: unknown): Promise<PayloadSource> {
+  const file = typeof flag === 'string' && flag !== '-' ? flag : undefined;
+  if (file === undefined) {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError('no payload: give --payload-file <file> or pipe the payload on stdin', {
+        hint: 'e.g. sched sig sign --payload-file body.json, or: sched sig sign < body.json',
+      });
+    }
+    return { file: undefined, label: 'stdin' };
+  }
+  try {
+    const st = await stat(file);
+    if (st.isDirectory())
+      throw new UsageError(`cannot read payload file "${file}": it is a directory`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw payloadFileError(file, e);
+  }
+  return { file, label: `"${file}"` };
+}
+
+function payloadFileError(file: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : e instanceof Error
+            ? e.message
+            : String(e);
+  return new UsageError(`cannot read payload file "${file}": ${why}`);
+}
+
+/** Opens the payload as a stream of raw bytes (never decoded), cut short by Ctrl-C. */
+export function openPayload(ctx: Context, src: PayloadSource): Readable {
+  return src.file === undefined ? ctx.io.stdin : createReadStream(src.file);
+}
+
+async function guarded<T>(
+  ctx: Context,
+  src: PayloadSource,
+  stream: Readable,
+  work: () => Promise<T>,
+): Promise<T> {
+  const onAbort = () => stream.destroy(new Error('aborted'));
+  if (ctx.signal.aborted) onAbort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await work();
+  } catch (e) {
+    if (ctx.signal.aborted) {
+      throw new Interrupted(`interrupted while reading the payload from ${src.label}`, {
+        signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+      });
+    }
+    if (src.file !== undefined) throw payloadFileError(src.file, e);
+    throw e;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Streams the payload through the HMAC (any size), keeping small payloads for diagnoses. */
+export async function signPayloadSource(
+  ctx: Context,
+  src: PayloadSource,
+  secret: string,
+): Promise<StreamedSignature> {
+  const stream = openPayload(ctx, src);
+  return guarded(ctx, src, stream, () => signStream(secret, stream));
+}
+
+/** Reads the whole payload into memory (for sending it), raw bytes. */
+export async function readPayload(ctx: Context, src: PayloadSource): Promise<Buffer> {
+  const stream = openPayload(ctx, src);
+  return guarded(ctx, src, stream, async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of stream)
+      chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    return Buffer.concat(chunks);
+  });
+}
