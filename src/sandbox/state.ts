@@ -49,11 +49,9 @@ export const DEFAULT_SORT: SortSpec = [['created_at', 'desc']];
 const SORT_CACHE_SIZE = 32;
 
 function compareValues(a: string | number, b: string | number): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  // Binary (code unit) order, like a *_bin collation: predictable for every script.
-  const x = String(a);
-  const y = String(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  // Numbers numerically; strings in binary (code unit) order, like a *_bin collation:
+  // predictable for every script.
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function comparatorFor(spec: SortSpec): (a: MeetingTypeRecord, b: MeetingTypeRecord) => number {
