@@ -1,0 +1,156 @@
+// Iterates the paged list envelope (spec 2.4) for any list endpoint. There is no `next` link,
+// so it follows `page`/`pages`. One page: fetch it, yield its items, say whether more exist.
+// Every page (`all`): page 1 first (it tells how many pages there are), then the rest with a
+// few requests in flight, yielded strictly in order; at most `concurrency` pages are held at
+// once, so memory stays flat however long the list is.
+import { ApiError } from '../errors.js';
+
+/** Page size for `--all` when the user gave no --limit (a public client uses 50 successfully). */
+export const ALL_PAGES_LIMIT = 50;
+export const DEFAULT_PAGE_CONCURRENCY = 4;
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pages: number;
+  total: number | undefined;
+  limit: number | undefined;
+}
+
+/** Fetches one page; `limit` undefined means the server's default. */
+export type FetchPage<T> = (
+  page: number,
+  limit: number | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<Page<T>>;
+
+export interface PaginateOptions {
+  /** The page to read when not `all` (default 1). */
+  page?: number;
+  /** Page size; with `all` and no limit, ALL_PAGES_LIMIT. */
+  limit?: number;
+  all?: boolean;
+  /** Pages in flight with `all` (default 4). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Names the request in errors, e.g. "GET /webhooks". */
+  what?: string;
+}
+
+export interface PageStats {
+  /** Pages fetched so far. */
+  pagesRead: number;
+  /** Total pages, as the first page answered (0 for an empty list). */
+  pages: number;
+  total: number | undefined;
+  /** True when pages exist beyond those read (for the "use --all or --page N" hint). */
+  morePages: boolean;
+}
+
+export interface Paginated<T> extends AsyncIterable<T> {
+  /** Filled in as pages arrive; complete once iteration ends. */
+  readonly stats: PageStats;
+  /** The same walk, one page at a time. */
+  pages(): AsyncIterable<Page<T>>;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+/**
+ * Checks an envelope tolerantly (extra fields are fine) and returns its page. `what` names the
+ * request for the error, e.g. "GET /webhooks".
+ */
+export function parseEnvelope<T>(body: unknown, what: string): Page<T> {
+  const bad = (why: string) => new ApiError(`unexpected response shape from ${what}: ${why}`);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw bad(
+      Array.isArray(body) ? 'a JSON array instead of the paged envelope' : 'not a JSON object',
+    );
+  }
+  const o = body as Record<string, unknown>;
+  const embedded = o._embedded;
+  const items =
+    embedded && typeof embedded === 'object'
+      ? (embedded as Record<string, unknown>).items
+      : undefined;
+  if (!Array.isArray(items)) throw bad('`_embedded.items` is missing or not a list');
+  const page = num(o.page);
+  if (page === undefined) throw bad('`page` is missing or not a number');
+  const pages = num(o.pages);
+  if (pages === undefined) throw bad('`pages` is missing or not a number');
+  return { items: items as T[], page, pages, total: num(o.total), limit: num(o.limit) };
+}
+
+export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {}): Paginated<T> {
+  const stats: PageStats = { pagesRead: 0, pages: 0, total: undefined, morePages: false };
+  const concurrency = Math.max(1, opts.concurrency ?? DEFAULT_PAGE_CONCURRENCY);
+
+  async function* walk(): AsyncGenerator<Page<T>> {
+    if (!opts.all) {
+      const p = await fetchPage(opts.page ?? 1, opts.limit, opts.signal);
+      stats.pagesRead = 1;
+      stats.pages = p.pages;
+      stats.total = p.total;
+      stats.morePages = p.page < p.pages;
+      yield p;
+      return;
+    }
+    const limit = opts.limit ?? ALL_PAGES_LIMIT;
+    // Our own controller, so that leaving early (an error, or the consumer stops) cancels the
+    // pages still in flight.
+    const ctl = new AbortController();
+    const onAbort = () => ctl.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const first = await fetchPage(1, limit, ctl.signal);
+      stats.pagesRead = 1;
+      stats.pages = first.pages;
+      stats.total = first.total;
+      const last = first.pages;
+      yield first;
+      if (first.items.length === 0) return;
+
+      const inFlight = new Map<number, Promise<Page<T>>>();
+      let next = 2;
+      const launch = () => {
+        while (next <= last && inFlight.size < concurrency) {
+          const n = next++;
+          const p = fetchPage(n, limit, ctl.signal);
+          // Awaited later, in order; until then a failure must not count as unhandled.
+          p.catch(() => {});
+          inFlight.set(n, p);
+        }
+      };
+      for (let n = 2; n <= last; n++) {
+        launch();
+        const p = await inFlight.get(n)!;
+        inFlight.delete(n);
+        if (p.page !== n) {
+          throw new ApiError(
+            `unexpected response shape from ${opts.what ?? 'the API'}: asked for page ${n} and got page ${p.page} (the list cannot be read page by page)`,
+          );
+        }
+        stats.pagesRead++;
+        // A list that shrank while we read it ends early instead of asking for empty pages.
+        if (p.items.length === 0) return;
+        yield p;
+      }
+    } finally {
+      ctl.abort();
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    stats,
+    pages: walk,
+    async *[Symbol.asyncIterator]() {
+      for await (const p of walk()) yield* p.items;
+    },
+  };
+}

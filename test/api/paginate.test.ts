@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_PAGES_LIMIT, paginate, parseEnvelope, type Page } from '../../src/api/paginate.js';
+import { ApiError } from '../../src/errors.js';
+
+/** A fake list of `total` numbered items served `limit` per page, recording calls. */
+function fakeList(total: number, opts: { delay?: (page: number) => number } = {}) {
+  const calls: Array<{ page: number; limit: number | undefined }> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fetchPage = async (page: number, limit: number | undefined): Promise<Page<number>> => {
+    calls.push({ page, limit });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((r) => setTimeout(r, opts.delay?.(page) ?? 1));
+    inFlight--;
+    const size = limit ?? 10;
+    const pages = Math.ceil(total / size);
+    const items = Array.from(
+      { length: Math.max(0, Math.min(size, total - (page - 1) * size)) },
+      (_, i) => (page - 1) * size + i,
+    );
+    return { items, page, pages, total, limit: size };
+  };
+  return { fetchPage, calls, maxInFlight: () => maxInFlight };
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('paginate', () => {
+  it('one page: yields its items and says more pages exist', async () => {
+    const l = fakeList(25);
+    const p = paginate(l.fetchPage, { page: 2 });
+    expect(await collect(p)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(l.calls).toEqual([{ page: 2, limit: undefined }]);
+    expect(p.stats).toMatchObject({ pagesRead: 1, pages: 3, total: 25, morePages: true });
+  });
+
+  it('the last page says no more pages', async () => {
+    const l = fakeList(25);
+    const p = paginate(l.fetchPage, { page: 3 });
+    await collect(p);
+    expect(p.stats.morePages).toBe(false);
+  });
+
+  it('all: reads every page in order with the default page size of 50', async () => {
+    // Later pages answer faster than earlier ones; the order must still hold.
+    const l = fakeList(1234, { delay: (page) => (page % 3 === 0 ? 15 : 1) });
+    const p = paginate(l.fetchPage, { all: true });
+    const items = await collect(p);
+    expect(items).toEqual(Array.from({ length: 1234 }, (_, i) => i));
+    expect(l.calls[0]).toEqual({ page: 1, limit: ALL_PAGES_LIMIT });
+    expect(l.calls.map((c) => c.page).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    expect(p.stats).toMatchObject({ pagesRead: 25, pages: 25, morePages: false });
+    expect(l.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(l.maxInFlight()).toBeGreaterThan(1);
+  });
+
+  it('all: bounded window, never more pages fetched than concurrency ahead of the consumer', async () => {
+    const l = fakeList(1000);
+    const p = paginate(l.fetchPage, { all: true, limit: 10, concurrency: 3 });
+    let seen = 0;
+    for await (const x of p) {
+      seen++;
+      // Each consumed item on page k allows at most pages up to k + 3 to have been requested.
+      const page = Math.floor(x / 10) + 1;
+      expect(Math.max(...l.calls.map((c) => c.page))).toBeLessThanOrEqual(page + 3);
+      if (seen === 35) break;
+    }
+    expect(l.calls.length).toBeLessThanOrEqual(4 + 3);
+  });
+
+  it('all: an empty list is one request', async () => {
+    const l = fakeList(0);
+    expect(await collect(paginate(l.fetchPage, { all: true }))).toEqual([]);
+    expect(l.calls).toHaveLength(1);
+  });
+
+  it('all: a page answering another page number is an error, not a loop', async () => {
+    const fetchPage = async (): Promise<Page<number>> => ({
+      items: [1],
+      page: 1,
+      pages: 3,
+      total: 3,
+      limit: 1,
+    });
+    await expect(
+      collect(paginate(fetchPage, { all: true, what: 'GET /webhooks' })),
+    ).rejects.toThrow(
+      /unexpected response shape from GET \/webhooks: asked for page 2 and got page 1/,
+    );
+  });
+
+  it('all: a failing later page fails the walk (no unhandled rejection) after earlier items', async () => {
+    const l = fakeList(100);
+    const fetchPage = async (page: number, limit: number | undefined) => {
+      if (page === 3) throw new ApiError('boom on page 3');
+      return l.fetchPage(page, limit);
+    };
+    const got: number[] = [];
+    await expect(
+      (async () => {
+        for await (const x of paginate(fetchPage, { all: true, limit: 10 })) got.push(x);
+      })(),
+    ).rejects.toThrow('boom on page 3');
+    expect(got).toHaveLength(20);
+  });
+
+  it('all: passes an abort signal that fires when the consumer stops early', async () => {
+    const signals: AbortSignal[] = [];
+    const fetchPage = async (
+      page: number,
+      _l: number | undefined,
+      signal: AbortSignal | undefined,
+    ) => {
+      signals.push(signal!);
+      return { items: [page], page, pages: 10, total: 10, limit: 1 };
+    };
+    for await (const x of paginate(fetchPage, { all: true })) if (x === 2) break;
+    expect(signals.every((s) => s.aborted)).toBe(true);
+  });
+});
+
+describe('parseEnvelope', () => {
+  const ok = {
+    page: 1,
+    limit: 10,
+    pages: 2,
+    total: 11,
+    _embedded: { items: [{ a: 1 }] },
+    _links: {},
+    extra: true,
+  };
+
+  it('accepts extra fields and keeps items as they are', () => {
+    expect(parseEnvelope(ok, 'GET /x')).toEqual({
+      items: [{ a: 1 }],
+      page: 1,
+      pages: 2,
+      total: 11,
+      limit: 10,
+    });
+  });
+
+  it.each([
+    [{ ...ok, _embedded: undefined }, '`_embedded.items` is missing or not a list'],
+    [{ ...ok, _embedded: { items: 'x' } }, '`_embedded.items` is missing or not a list'],
+    [{ ...ok, pages: 'many' }, '`pages` is missing or not a number'],
+    [{ ...ok, page: null }, '`page` is missing or not a number'],
+    [[1, 2], 'a JSON array instead of the paged envelope'],
+    ['text', 'not a JSON object'],
+  ])('rejects %j', (body, why) => {
+    expect(() => parseEnvelope(body, 'GET /webhooks')).toThrow(
+      `unexpected response shape from GET /webhooks: ${why}`,
+    );
+  });
+});
