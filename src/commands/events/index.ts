@@ -25,6 +25,7 @@ export function register(program: Command, act: Act): void {
         'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without)',
       )
       .option('--payload-file <file>', 'send this body unchanged instead of a sample')
+      .option('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)')
       .action(act(() => import('./send.js'))),
     [
       'sched events send meetingScheduled --to http://localhost:3000/hook --secret "$SECRET"',

@@ -1,11 +1,136 @@
-// PLACEHOLDER: replaced by the issue that implements `sched events send`.
+// `sched events send <event> --to <url>`: one delivery POSTed exactly as the service sends it
+// (spec 6.1): JSON body, user-agent = the service's name, webhook-signature when a secret is
+// known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { Failure, Interrupted, UsageError } from '../../errors.js';
+import {
+  DEFAULT_SERVICE_NAME,
+  deliveryHeaders,
+  summarizeDelivery,
+} from '../../webhooks/delivery.js';
+import { parseHttpUrl, postRaw } from '../../webhooks/http.js';
+import { payloadSource, readPayload, resolveSecret } from '../../webhooks/input.js';
+import { sampleDelivery } from '../../webhooks/sample.js';
+import { parseEventArg } from './sample.js';
+
+/** Printable start of a receiver's answer: one line, control characters removed. */
+function excerpt(body: Buffer, max = 200): string {
+  // eslint-disable-next-line no-control-regex
+  const text = body
+    .toString('utf8')
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
 
 export async function run(
-  _ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
+  ctx: Context,
+  args: string[],
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched events send` is not implemented yet');
+  const event = parseEventArg(args[0]);
+  const to = parseHttpUrl(String(flags.to ?? ''));
+  if (typeof to === 'string') {
+    throw new UsageError(`--to ${to}`, { hint: 'e.g. --to http://localhost:3000/webhooks' });
+  }
+  const serviceName =
+    typeof flags.serviceName === 'string' && flags.serviceName.trim() !== ''
+      ? flags.serviceName
+      : DEFAULT_SERVICE_NAME;
+  const src =
+    flags.payloadFile !== undefined ? await payloadSource(ctx, flags.payloadFile) : undefined;
+  // No prompt: an unsigned delivery is a legitimate thing to send (a webhook without secret).
+  const secret = (await resolveSecret(ctx, flags.secret, { prompt: false, why: '' }))?.secret;
+
+  let body: Buffer;
+  let uuid: string | undefined;
+  if (src) {
+    body = await readPayload(ctx, src);
+    const summary = summarizeDelivery(body);
+    uuid = summary.uuid;
+    if (!summary.json) {
+      ctx.io.err(`note: ${src.label} is not a JSON object; sending it unchanged anyway`);
+    } else if (summary.event !== undefined && summary.event !== event) {
+      ctx.io.err(
+        `note: the payload says "event":"${summary.event}", not ${event}; sending it unchanged`,
+      );
+    }
+  } else {
+    const d = sampleDelivery(event);
+    body = d.body;
+    uuid = d.uuid;
+  }
+  const headers = deliveryHeaders(body, secret, serviceName);
+  const signed = headers['webhook-signature'] !== undefined;
+
+  const r = await postRaw({
+    url: to,
+    body,
+    headers,
+    timeoutMs: ctx.globals.timeoutMs,
+    signal: ctx.signal,
+  });
+  const target = to.toString();
+  if (!r.ok) {
+    if (r.kind === 'aborted') {
+      throw new Interrupted(`interrupted before ${target} answered`, {
+        signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+        details: ['the delivery may or may not have reached the receiver'],
+      });
+    }
+    if (ctx.globals.output === 'json') {
+      await ctx.io.out(
+        JSON.stringify({
+          status: null,
+          ms: r.ms,
+          url: target,
+          event,
+          uuid,
+          signed,
+          error: r.message,
+        }) + '\n',
+      );
+    }
+    throw new Failure(`no answer from ${target}: ${r.message}`, {
+      hint: r.kind === 'timeout' ? 'raise the limit with --timeout <seconds>' : undefined,
+    });
+  }
+
+  const okStatus = r.status >= 200 && r.status < 300;
+  if (ctx.globals.output === 'json') {
+    await ctx.io.out(
+      JSON.stringify({
+        status: r.status,
+        ms: r.ms,
+        url: target,
+        event,
+        uuid,
+        signed,
+        bytes: body.length,
+        response: r.body.toString('utf8'),
+      }) + '\n',
+    );
+  } else {
+    ctx.io.err(
+      `sent ${event}${uuid ? ` ${uuid}` : ''} (${body.length} bytes, ${signed ? 'signed' : 'unsigned'}) to ${target}`,
+    );
+    const line = `${r.status} ${r.statusText}`.trim() + ` in ${r.ms} ms`;
+    await ctx.io.out((okStatus ? ctx.io.color.green(line) : ctx.io.color.red(line)) + '\n');
+  }
+  if (!okStatus) {
+    const details: string[] = [];
+    const text = excerpt(r.body);
+    if (text) details.push(`answer: ${text}`);
+    if (r.status >= 300 && r.status < 400 && r.headers.location) {
+      details.push(
+        `redirected to ${r.headers.location} (a webhook sender does not follow redirects)`,
+      );
+    }
+    throw new Failure(
+      `the receiver answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}, not 2xx`,
+      {
+        details,
+      },
+    );
+  }
 }

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { runSched } from '../helpers/run.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+
+const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
+const SECRET = 'shh-3b1f0c9a';
+
+function independentlyValid(secret: string, body: Buffer, header: string | undefined): boolean {
+  if (!header) return false;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  const got = Buffer.from(header, 'base64');
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
+let rx: Receiver;
+beforeAll(async () => {
+  rx = await startReceiver();
+});
+afterAll(() => rx.close());
+beforeEach(() => {
+  rx.received.length = 0;
+  rx.respond = { status: 200, body: 'ok' };
+});
+
+describe('sched events send', () => {
+  it('POSTs a signed sample delivery with the service headers', async () => {
+    const r = await runSched([
+      'events',
+      'send',
+      'meetingScheduled',
+      '--to',
+      rx.url,
+      '--secret',
+      SECRET,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^200 OK in \d+ ms\n$/);
+    expect(r.stderr).toMatch(
+      /^sent meetingScheduled [0-9a-f-]{36} \(\d+ bytes, signed\) to http:\/\/127\.0\.0\.1:\d+\/hook\n$/,
+    );
+    expect(rx.received).toHaveLength(1);
+    const got = rx.received[0]!;
+    expect(got.method).toBe('POST');
+    expect(got.url).toBe('/hook');
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['user-agent']).toBe('SimplyMeet.me');
+    expect(got.headers['content-length']).toBe(String(got.body.length));
+    expect(independentlyValid(SECRET, got.body, got.headers['webhook-signature'] as string)).toBe(
+      true,
+    );
+    const payload = JSON.parse(got.body.toString('utf8')) as {
+      event: string;
+      uuid: string;
+      data: { uuid: string };
+    };
+    expect(payload.event).toBe('meetingScheduled');
+    expect(r.stderr).toContain(payload.uuid);
+  });
+
+  it('sends --payload-file byte for byte, signed with SCHED_WEBHOOK_SECRET, as Harmonizely', async () => {
+    const r = await runSched(
+      [
+        '--json',
+        'events',
+        'send',
+        'meetingScheduled',
+        '--to',
+        rx.url,
+        '--payload-file',
+        FIXTURE,
+        '--service-name',
+        'Harmonizely',
+      ],
+      { env: { SCHED_WEBHOOK_SECRET: SECRET } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const got = rx.received[0]!;
+    expect(got.body.equals(readFileSync(FIXTURE))).toBe(true);
+    expect(got.headers['user-agent']).toBe('Harmonizely');
+    expect(independentlyValid(SECRET, got.body, got.headers['webhook-signature'] as string)).toBe(
+      true,
+    );
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      status: 200,
+      url: rx.url,
+      event: 'meetingScheduled',
+      uuid: '0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11',
+      signed: true,
+      bytes: got.body.length,
+      response: 'ok',
+    });
+    expect(typeof out.ms).toBe('number');
+  });
+
+  it('sends no signature header without a secret', async () => {
+    const r = await runSched(['events', 'send', 'meetingCancelled', '--to', rx.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/unsigned/);
+    expect(rx.received[0]!.headers['webhook-signature']).toBeUndefined();
+    const payload = JSON.parse(rx.received[0]!.body.toString()) as {
+      event: string;
+      data: { canceled_at: string };
+    };
+    expect(payload.event).toBe('meetingCancelled');
+    expect(payload.data.canceled_at).toBeTruthy();
+  });
+
+  it('exits 1 when the receiver answers non-2xx, showing its answer', async () => {
+    rx.respond = { status: 400, body: 'invalid signature' };
+    const r = await runSched([
+      'events',
+      'send',
+      'meetingRescheduled',
+      '--to',
+      rx.url,
+      '--secret',
+      'x',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^400 Bad Request in \d+ ms\n$/);
+    expect(r.stderr).toMatch(/the receiver answered 400 Bad Request, not 2xx/);
+    expect(r.stderr).toMatch(/answer: invalid signature/);
+    const j = await runSched(['--json', 'events', 'send', 'meetingRescheduled', '--to', rx.url]);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ status: 400, response: 'invalid signature' });
+  });
+
+  it('exits 1 with a clear line when nothing listens, or the receiver is too slow', async () => {
+    const srv = createServer();
+    await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
+    const port = (srv.address() as AddressInfo).port;
+    await new Promise<void>((res) => srv.close(() => res()));
+    const r = await runSched([
+      'events',
+      'send',
+      'meetingScheduled',
+      '--to',
+      `http://127.0.0.1:${port}/x`,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/no answer from http:\/\/127\.0\.0\.1:\d+\/x: connection refused/);
+
+    rx.respond = { status: 200, body: 'late', delayMs: 3000 };
+    const t = await runSched([
+      '--timeout',
+      '0.3',
+      'events',
+      'send',
+      'meetingScheduled',
+      '--to',
+      rx.url,
+    ]);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/no answer within 0\.3 s/);
+    expect(t.stderr).toMatch(/--timeout/);
+  });
+
+  it('checks the event and the URL before sending anything (exit 2)', async () => {
+    for (const argv of [
+      ['events', 'send', 'meetingBooked', '--to', rx.url],
+      ['events', 'send', 'meetingScheduled', '--to', 'localhost:3000/hook'],
+      ['events', 'send', 'meetingScheduled', '--to', 'ftp://example.com/x'],
+      ['events', 'send', 'nope', '--to', rx.url, '--payload-file', FIXTURE],
+      [
+        'events',
+        'send',
+        'meetingScheduled',
+        '--to',
+        rx.url,
+        '--payload-file',
+        '/nonexistent/body.json',
+      ],
+    ]) {
+      const r = await runSched(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(rx.received).toHaveLength(0);
+  });
+
+  it('warns when the payload file names another event but sends it unchanged', async () => {
+    const r = await runSched([
+      'events',
+      'send',
+      'meetingCancelled',
+      '--to',
+      rx.url,
+      '--payload-file',
+      FIXTURE,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/payload says "event":"meetingScheduled", not meetingCancelled/);
+    expect(rx.received[0]!.body.equals(readFileSync(FIXTURE))).toBe(true);
+  });
+});
