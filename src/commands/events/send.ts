@@ -15,11 +15,10 @@ import { parseEventArg } from './sample.js';
 
 /** Printable start of a receiver's answer: one line, control characters removed. */
 function excerpt(body: Buffer, max = 200): string {
+  // Terminal control characters from a remote answer must not reach the user's terminal.
   // eslint-disable-next-line no-control-regex
-  const text = body
-    .toString('utf8')
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .trim();
+  const controls = /[\u0000-\u001f\u007f-\u009f]+/g;
+  const text = body.toString('utf8').replace(controls, ' ').trim();
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
