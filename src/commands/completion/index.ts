@@ -14,4 +14,13 @@ export function register(program: Command, act: Act): void {
       'sched completion fish > ~/.config/fish/completions/sched.fish',
     ],
   );
+  // Hidden: the completion scripts ask it for values known only at run time.
+  examples(
+    program
+      .command('__complete', { hidden: true })
+      .description('List completion candidates (used by the completion scripts)')
+      .argument('<kind>', 'profiles, meeting-types or webhooks')
+      .action(act(() => import('../../completion/dynamic.js'))),
+    ['sched __complete profiles', 'sched --timeout 2 __complete meeting-types'],
+  );
 }

@@ -1,0 +1,96 @@
+// `sched __complete <kind>` (hidden): the values the completion scripts cannot know in
+// advance. Protocol: one candidate per line, "value" or "value<TAB>description", exit 0.
+// It runs under a shell's TAB key, so it never prints an error and never outlives
+// --timeout (the scripts pass 2 seconds): any failure or delay simply means no candidates.
+import type { Context } from '../context.js';
+import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
+
+export type Candidate = [value: string, description?: string];
+
+/** One page is enough for completion; it keeps the cost to a single request. */
+const PAGE_SIZE = 50;
+
+/** Server and config strings reach a terminal: no control characters, no tabs, one line. */
+function clean(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
+
+async function profiles(ctx: Context): Promise<Candidate[]> {
+  const { listProfileNames } = await import('./profiles.js');
+  return (await listProfileNames(ctx.env)).map((name) => [name]);
+}
+
+async function meetingTypes(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
+  const [client, { listMeetingTypes }] = await Promise.all([
+    ctx.api(),
+    import('../api/endpoints.js'),
+  ]);
+  const page = await listMeetingTypes(client, { limit: PAGE_SIZE, signal });
+  return page.items
+    .filter((t) => typeof t.slug === 'string' && t.slug !== '')
+    .map((t) => [t.slug, `${t.name} (${t.duration} min)`]);
+}
+
+async function webhooks(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
+  const [client, { listWebhooks }] = await Promise.all([ctx.api(), import('../api/endpoints.js')]);
+  const page = await listWebhooks(client, { limit: PAGE_SIZE, signal });
+  return page.items
+    .filter((w) => typeof w.uuid === 'string' && w.uuid !== '')
+    .map((w) => [w.uuid, `${w.url} (${(w.events ?? []).join(', ')})`]);
+}
+
+export function candidates(
+  ctx: Context,
+  kind: DynamicKind,
+  signal: AbortSignal,
+): Promise<Candidate[]> {
+  switch (kind) {
+    case 'profiles':
+      return profiles(ctx);
+    case 'meeting-types':
+      return meetingTypes(ctx, signal);
+    case 'webhooks':
+      return webhooks(ctx, signal);
+  }
+}
+
+export function formatCandidates(list: Candidate[]): string {
+  return list
+    .map(([value, description]) => {
+      const v = clean(value);
+      const d = description === undefined ? '' : clean(description);
+      return v === '' ? '' : d ? `${v}\t${d}\n` : `${v}\n`;
+    })
+    .join('');
+}
+
+export async function run(
+  ctx: Context,
+  args: string[],
+  _flags: Record<string, unknown>,
+): Promise<void> {
+  const kind = args[0] as DynamicKind;
+  if (!DYNAMIC_KINDS.includes(kind)) return;
+  const deadline = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, deadline.signal]);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Candidate[]>((resolve) => {
+    timer = setTimeout(() => {
+      deadline.abort();
+      resolve([]);
+    }, ctx.globals.timeoutMs);
+  });
+  try {
+    // The race keeps the promise of silence even if some step ignores the signal.
+    const work = candidates(ctx, kind, signal);
+    work.catch(() => {}); // it may still fail after the deadline won the race
+    const list = await Promise.race([work, expired]);
+    await ctx.io.out(formatCandidates(list));
+  } catch {
+    // Nothing to offer: a shell completion must never show an error.
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
+  }
+}
