@@ -1,11 +1,304 @@
-// PLACEHOLDER: replaced by the issue that implements `sched webhooks sync`.
+// `sched webhooks sync --file <path> [--prune] [--dry-run]`: make the account's webhooks match a
+// file. Read and check the whole file first (nothing is sent while any entry is wrong), list
+// what exists, plan by URL, print the plan, then send the requests one by one in a safe order:
+// creates first, then the deletes that finish replaces, then prunes. Its output goes to CI logs,
+// so no secret is ever printed: webhook objects carry "secret": null and every line written
+// here passes through a redactor holding the file's secrets, as a last guard.
+import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { createWebhook, deleteWebhook, webhooks } from '../../api/endpoints.js';
+import type { Webhook } from '../../api/types.js';
+import {
+  ExitCode,
+  Interrupted,
+  NetworkError,
+  NotFoundError,
+  SchedError,
+  UsageError,
+  isSchedError,
+} from '../../errors.js';
+import { parseSyncText } from '../../webhooks/sync/parse.js';
+import { validateSyncDocument } from '../../webhooks/sync/validate.js';
+import { countPlan, executionSteps, hasChanges, planSync } from '../../webhooks/sync/plan.js';
+import { applySteps, SyncStopped, type SyncOps } from '../../webhooks/sync/apply.js';
+import {
+  countsOf,
+  doneLine,
+  planLines,
+  plannedResult,
+  resultFromDone,
+  resultRecords,
+  stoppedDetails,
+  summaryLine,
+  type PlannedResult,
+} from '../../webhooks/sync/report.js';
+import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
+import { csvRecord } from '../../output/csv.js';
+import { sanitizeCsvField } from '../../output/sanitize.js';
+
+interface SyncFlags {
+  file: string;
+  prune: boolean;
+  dryRun: boolean;
+}
+
+function readFlags(flags: Record<string, unknown>): SyncFlags {
+  const file = flags.file;
+  if (typeof file !== 'string' || file.trim() === '') {
+    throw new UsageError('--file needs a path (or - for stdin)');
+  }
+  return { file, prune: flags.prune === true, dryRun: flags.dryRun === true };
+}
+
+async function readSyncFile(ctx: Context, file: string): Promise<{ name: string; text: string }> {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+    return { name: 'stdin', text: Buffer.concat(chunks).toString('utf8') };
+  }
+  try {
+    return { name: file, text: await readFile(file, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : (code ?? 'unreadable');
+    throw new UsageError(`cannot read ${file}: ${why}`, {
+      hint: 'give the path of a JSON or YAML file: {"webhooks":[{"url","events","secretEnv"}]}',
+    });
+  }
+}
+
+/** Replaces every secret of the file with "***" in a line about to be printed. */
+function makeRedactor(secrets: readonly string[]): (s: string) => string {
+  // Longest first, so a secret that contains another is hidden whole.
+  const list = [...new Set(secrets)]
+    .filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  return (s) => list.reduce((acc, secret) => acc.split(secret).join('***'), s);
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  rawFlags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched webhooks sync` is not implemented yet');
+  const flags = readFlags(rawFlags);
+  const { io } = ctx;
+  const quiet = ctx.globals.quiet;
+
+  // 1. The file, checked whole before any request.
+  const { name, text } = await readSyncFile(ctx, flags.file);
+  const parsed = await parseSyncText(name, text);
+  if (!parsed.ok) {
+    throw new UsageError(parsed.problem, {
+      hint: 'nothing was sent; the file must be JSON or YAML: {"webhooks":[{"url","events","secretEnv"}]}',
+    });
+  }
+  const validation = validateSyncDocument(parsed.value, ctx.env);
+  const redact = makeRedactor(validation.entries.map((e) => e.secret));
+  const say = (line: string) => io.err(redact(line));
+  const warn = (line: string) => say(`${io.colorErr.yellow('warning:')} ${line}`);
+  for (const w of validation.warnings) warn(w);
+  if (validation.problems.length > 0) {
+    const n = validation.problems.length;
+    throw new UsageError(`${name} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, {
+      details: validation.problems,
+    });
+  }
+  const entries = validation.entries;
+
+  // 2. What exists, and the plan.
+  const api = await ctx.api();
+  const current = await listAllWebhooks(api, ctx.signal, warn);
+  const plan = planSync(entries, current, { prune: flags.prune });
+  if (entries.length === 0 && flags.prune && current.length > 0) {
+    warn(`${name} lists no webhooks: --prune deletes every webhook of the account`);
+  }
+  if (!quiet) printPlan(ctx, say, name, plan, entries.length, flags);
+
+  // 3. Dry run: the plan is the result.
+  if (flags.dryRun) {
+    await printResult(ctx, redact, plan, plannedResult(plan), { incomplete: false });
+    if (!quiet) say(io.colorErr.dim('dry run: nothing was changed'));
+    return;
+  }
+
+  // 4. The requests, one at a time.
+  const steps = executionSteps(plan);
+  const ops: SyncOps = makeOps(api, ctx.signal);
+  try {
+    const done = await applySteps(steps, ops, {
+      signal: ctx.signal,
+      onDone: (d) => {
+        if (!quiet) say(doneLine(d, io.colorErr));
+      },
+    });
+    await printResult(ctx, redact, plan, resultFromDone(plan, done), { incomplete: false });
+  } catch (e) {
+    if (!(e instanceof SyncStopped)) throw e;
+    await printResult(ctx, redact, plan, resultFromDone(plan, e.done), { incomplete: true });
+    throw stoppedError(ctx, e, flags, redact);
+  }
+}
+
+/**
+ * Every webhook of the account. A list that changes while it is read can repeat an item across
+ * pages: repeats are dropped by UUID. Missing one would make sync create a duplicate, which the
+ * next run reports (and --prune removes), so a count that disagrees with `total` is a warning.
+ */
+async function listAllWebhooks(
+  api: ApiClient,
+  signal: AbortSignal,
+  warn: (line: string) => void,
+): Promise<Webhook[]> {
+  const list = webhooks(api, { all: true, signal });
+  const seen = new Map<string, Webhook>();
+  for await (const w of list) seen.set(w.uuid, w);
+  const total = list.stats.total;
+  if (total !== undefined && total !== seen.size) {
+    warn(
+      `the webhook list changed while it was read (${seen.size} read, ${total} reported); run sync again to check`,
+    );
+  }
+  return [...seen.values()];
+}
+
+function makeOps(api: ApiClient, signal: AbortSignal): SyncOps {
+  return {
+    create: (input) => createWebhook(api, input, { signal }),
+    async remove(uuid) {
+      try {
+        const r = await deleteWebhook(api, uuid, { signal });
+        return r.alreadyGone ? 'gone' : 'deleted';
+      } catch (e) {
+        // Someone else deleted it first: what sync wanted is done.
+        if (e instanceof NotFoundError) return 'gone';
+        throw e;
+      }
+    },
+  };
+}
+
+function printPlan(
+  ctx: Context,
+  say: (line: string) => void,
+  name: string,
+  plan: Plan,
+  entryCount: number,
+  flags: SyncFlags,
+): void {
+  const c = ctx.io.colorErr;
+  const n = countPlan(plan);
+  const on = `${plan.currentCount} webhook${plan.currentCount === 1 ? '' : 's'} on the server`;
+  say(c.bold(`Plan for ${name} (${entryCount} in the file, ${on}):`));
+  if (plan.items.length === 0) say('  (nothing in the file and nothing on the server)');
+  for (const line of planLines(plan, c)) say(`  ${line}`);
+  if (n.keep > 0) {
+    say(c.dim(`${n.keep} webhook(s) marked "keep" are left alone; --prune deletes them`));
+  }
+  if (!hasChanges(plan)) {
+    say(c.green('Already in sync: nothing to change.'));
+  } else if (!flags.dryRun) {
+    const requests = n.create + n.replace * 2 + n.delete;
+    say(c.dim(`Sending ${requests} request${requests === 1 ? '' : 's'}, one at a time:`));
+  }
+}
+
+async function printResult(
+  ctx: Context,
+  redact: (s: string) => string,
+  plan: Plan,
+  result: SyncResult | PlannedResult,
+  opts: { incomplete: boolean },
+): Promise<void> {
+  const { io } = ctx;
+  const dryRun = 'dryRun' in result;
+  switch (ctx.globals.output) {
+    case 'json': {
+      const body = opts.incomplete ? { ...result, incomplete: true } : result;
+      const textOut = io.stdoutIsTTY ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+      await io.out(redact(textOut) + '\n');
+      return;
+    }
+    case 'ndjson': {
+      for (const r of resultRecords(plan, result)) {
+        const line = {
+          action: r.action,
+          ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
+          ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
+          ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
+          ...(dryRun ? { dryRun: true } : {}),
+        };
+        await io.out(redact(JSON.stringify(line)) + '\n');
+      }
+      return;
+    }
+    case 'csv': {
+      const rows = [csvRecord(['action', 'uuid', 'url', 'events', 'replaces'])];
+      for (const r of resultRecords(plan, result)) {
+        rows.push(
+          csvRecord(
+            [r.action, r.uuid ?? '', r.url, r.events.join(' '), r.old ?? ''].map(sanitizeCsvField),
+          ),
+        );
+      }
+      await io.out(redact(rows.join('')));
+      return;
+    }
+    case 'table': {
+      if (opts.incomplete) return; // the error's details say what was done
+      await io.out(summaryLine(countsOf(result), dryRun) + '\n');
+      return;
+    }
+  }
+}
+
+/** The error a stopped run ends with: its cause, plus what was done and what was not. */
+function stoppedError(
+  ctx: Context,
+  stopped: SyncStopped,
+  flags: SyncFlags,
+  redact: (s: string) => string,
+): SchedError {
+  const cause = stopped.error;
+  const aborted = stopped.aborted || cause instanceof Interrupted;
+  // A request sent without an answer (network failure, Ctrl-C while waiting) may have been applied.
+  const uncertain =
+    stopped.failed !== undefined && (cause instanceof NetworkError || cause instanceof Interrupted);
+  const details = stoppedDetails(stopped, uncertain).map(redact);
+  const rerun = `sched webhooks sync --file ${flags.file}${flags.prune ? ' --prune' : ''}`;
+  const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
+
+  if (aborted) {
+    const signal = ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
+  }
+  const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';
+  const causeMsg = cause instanceof Error ? cause.message : String(cause);
+  const causeDetails = isSchedError(cause) ? cause.details.map((d) => `${d}`) : [];
+  const exitCode = isSchedError(cause) ? cause.exitCode : ExitCode.failure;
+  const causeHint = isSchedError(cause) ? cause.hint : undefined;
+  return new SchedError(redact(`${what} failed: ${causeMsg}`), exitCode, {
+    details: [...causeDetails.map(redact), ...details],
+    hint: exitCode === ExitCode.auth && causeHint ? causeHint : hint,
+  });
+}
+
+function describeFailed(step: Step): string {
+  switch (step.op) {
+    case 'create':
+    case 'replace-create':
+      return `webhooks[${step.item.entry.index}] (${step.item.entry.url})`;
+    case 'replace-delete':
+      return `deleting ${step.item.old.uuid}`;
+    case 'delete':
+      return `deleting ${step.item.webhook.uuid}`;
+  }
 }

@@ -71,20 +71,20 @@ export function describeStep(step: Step): string {
   }
 }
 
-/** One line per finished request, as it finishes. */
+/** One line per finished request, as it finishes: what, which uuid, which URL, why. */
 export function doneLine(d: StepDone, c: ChalkInstance): string {
   const { step } = d;
   switch (step.op) {
     case 'create':
-      return `${c.green('created')}   ${url(step.item.entry.url)}  ${d.created?.uuid ?? ''}`;
+      return `${c.green('created')}  ${d.created?.uuid ?? ''}  ${url(step.item.entry.url)}`;
     case 'replace-create':
-      return `${c.green('created')}   ${url(step.item.entry.url)}  ${d.created?.uuid ?? ''}  (replaces ${step.item.old.uuid})`;
+      return `${c.green('created')}  ${d.created?.uuid ?? ''}  ${url(step.item.entry.url)}  (replaces ${step.item.old.uuid})`;
     case 'replace-delete':
     case 'delete': {
       const w = step.op === 'delete' ? step.item.webhook : step.item.old;
       const why = step.op === 'delete' ? REASON[step.item.reason] : 'replaced';
       const gone = d.gone ? '; it was already gone' : '';
-      return `${c.red('deleted')}   ${url(w.url)}  ${w.uuid}  (${why}${gone})`;
+      return `${c.red('deleted')}  ${w.uuid}  ${url(w.url)}  (${why}${gone})`;
     }
   }
 }
