@@ -116,7 +116,9 @@ export function createContext(deps: ContextDeps): Context {
     signal: deps.signal,
     version: deps.version,
     config() {
-      configP ??= import('./config/profiles.js').then((m) => m.openConfig(env));
+      configP ??= import('./config/profiles.js').then((m) =>
+        m.openConfig(env, { warn: (line) => io.err(line) }),
+      );
       return configP;
     },
     credentials() {

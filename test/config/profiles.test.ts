@@ -1,0 +1,256 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { execa } from 'execa';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  configDir,
+  DEFAULT_BASE_URL,
+  openConfig,
+  type ConfigStore,
+} from '../../src/config/profiles.js';
+import { createContext, type GlobalOptions } from '../../src/context.js';
+import { createBufferIO } from '../../src/io.js';
+import { Failure, SchedError, UsageError } from '../../src/errors.js';
+
+const posix = process.platform !== 'win32';
+let dir: string;
+let warnings: string[];
+
+const mode = (p: string) => fs.statSync(p).mode & 0o777;
+const open = (extra: Record<string, string> = {}): Promise<ConfigStore> =>
+  openConfig({ SCHED_CONFIG_DIR: dir, ...extra }, { warn: (l) => warnings.push(l) });
+
+beforeEach(() => {
+  dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sched-config-')), 'cfg');
+  warnings = [];
+});
+afterEach(() => {
+  fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+describe('config store', () => {
+  it('lives in SCHED_CONFIG_DIR; directory 0700 and file 0600; the documented shape', async () => {
+    const store = await open();
+    expect(store.path).toBe(path.join(dir, 'config.json'));
+    expect(fs.existsSync(store.path)).toBe(false); // reading creates no file
+    store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
+    store.setProfile('staging.eu', { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'k2' });
+    if (posix) {
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(store.path)).toBe(0o600);
+    }
+    expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({
+      profiles: {
+        default: { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' },
+        'staging.eu': { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'k2' },
+      },
+    });
+    const again = await open();
+    expect(again.getProfile('staging.eu')).toEqual({
+      baseUrl: 'http://127.0.0.1:4010/api',
+      apiKey: 'k2',
+    });
+    expect(again.getProfile('nope')).toBeUndefined();
+    expect(again.getProfile('__proto__')).toBeUndefined();
+    expect(Object.keys(again.listProfiles())).toEqual(['default', 'staging.eu']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('deleteKey removes only the key and says whether there was one', async () => {
+    const store = await open();
+    store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
+    expect(store.deleteKey('default')).toBe(true);
+    expect(store.getProfile('default')).toEqual({ baseUrl: DEFAULT_BASE_URL });
+    expect(store.deleteKey('default')).toBe(false);
+    expect(store.deleteKey('other')).toBe(false);
+  });
+
+  it('rejects profile names that are not simple words', async () => {
+    const store = await open();
+    for (const bad of [
+      '',
+      ' x',
+      '../x',
+      'a/b',
+      '__proto__'.replace('_', '.').slice(1) + '/',
+      'x'.repeat(65),
+    ]) {
+      expect(() => store.setProfile(bad, { apiKey: 'k' })).toThrow(UsageError);
+    }
+  });
+
+  it('a corrupt file is reported with its path and a fix, and left as it was', async () => {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{"profiles": {"default": {"apiKey": "k1"', { mode: 0o600 });
+    const e = await open().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Failure);
+    const err = e as SchedError;
+    expect(err.message).toContain(`cannot read the config file ${file}: it is not valid JSON`);
+    expect(err.hint).toContain(`mv "${file}" "${file}.bak"`);
+    expect(err.exitCode).toBe(1);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"apiKey": "k1"');
+  });
+
+  it('valid JSON of the wrong shape is reported, not used', async () => {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ profiles: { default: { apiKey: 42 } } }), {
+      mode: 0o600,
+    });
+    await expect(open()).rejects.toThrow(
+      `the config file ${file} has unexpected content: "apiKey" of profile "default" is not a string`,
+    );
+    fs.writeFileSync(file, '[]');
+    await expect(open()).rejects.toThrow('the top level is not a JSON object');
+  });
+
+  it.runIf(posix)('tightens a wider directory and file, with a warning each', async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ profiles: { default: { apiKey: 'k' } } }));
+    fs.chmodSync(file, 0o644);
+    const store = await open();
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
+    expect(warnings).toEqual([
+      `warning: the config directory ${dir} had mode 0755; changed it to 0700 (it holds API keys)`,
+      `warning: the config file ${file} had mode 0644; changed it to 0600 (it holds API keys)`,
+    ]);
+    expect(store.getProfile('default')).toEqual({ apiKey: 'k' });
+  });
+
+  it.runIf(posix)(
+    'never chmods a shared sticky directory such as /tmp; warns instead',
+    async () => {
+      const shared = path.join(path.dirname(dir), 'shared');
+      fs.mkdirSync(shared, { mode: 0o1777 });
+      fs.chmodSync(shared, 0o1777);
+      await openConfig({ SCHED_CONFIG_DIR: shared }, { warn: (l) => warnings.push(l) });
+      expect(mode(shared) | 0o1000).toBe(0o777 | 0o1000);
+      expect(warnings[0]).toContain('is shared (mode 01777)');
+    },
+  );
+
+  it('a directory that cannot be created still allows reading (env keys) and explains on write', async () => {
+    const blocker = path.join(path.dirname(dir), 'a-file');
+    fs.writeFileSync(blocker, 'x');
+    const store = await openConfig({ SCHED_CONFIG_DIR: path.join(blocker, 'sub') });
+    expect(store.getProfile('default')).toBeUndefined();
+    expect(() => store.setProfile('default', { apiKey: 'k' })).toThrow(
+      /cannot create the config directory/,
+    );
+  });
+
+  it('uses the platform directory for "sched" without a "-nodejs" suffix', () => {
+    const d = configDir({ HOME: '/home/u', XDG_CONFIG_HOME: undefined });
+    if (process.platform === 'linux') expect(d).toBe('/home/u/.config/sched');
+    expect(d).not.toContain('nodejs');
+    expect(configDir({ HOME: '/home/u', XDG_CONFIG_HOME: '/x/cfg' })).toBe(
+      process.platform === 'linux' ? '/x/cfg/sched' : d,
+    );
+  });
+
+  it('writers in 4 processes at once leave a valid file holding every profile', async () => {
+    const bundle = path.join(path.dirname(dir), 'writer.mjs');
+    const src = fileURLToPath(new URL('../../src/config/profiles.ts', import.meta.url));
+    await build({
+      stdin: {
+        contents: `
+          import { openConfig } from ${JSON.stringify(src)};
+          const [who, n] = process.argv.slice(2);
+          const store = await openConfig(process.env);
+          for (let i = 0; i < Number(n); i++) store.setProfile(who + '-' + i, { baseUrl: 'http://x/api', apiKey: 'k' + i });
+        `,
+        resolveDir: path.dirname(src),
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'silent',
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    const writers = ['a', 'b', 'c', 'd'].map((who) =>
+      execa(process.execPath, [bundle, who, '15'], { env: { SCHED_CONFIG_DIR: dir } }),
+    );
+    await Promise.all(writers);
+    const content = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
+    expect(Object.keys(content.profiles)).toHaveLength(60);
+    expect(fs.existsSync(path.join(dir, 'config.json.lock'))).toBe(false);
+    if (posix) expect(mode(path.join(dir, 'config.json'))).toBe(0o600);
+  });
+});
+
+describe('precedence (context over the real store)', () => {
+  const globals = (o: Partial<GlobalOptions> = {}): GlobalOptions => ({
+    profile: 'default',
+    baseUrl: undefined,
+    output: 'table',
+    color: false,
+    input: false,
+    timeoutMs: 30_000,
+    verbose: false,
+    quiet: false,
+    ...o,
+  });
+  const ctxFor = (env: Record<string, string | undefined>, g: Partial<GlobalOptions> = {}) =>
+    createContext({
+      io: createBufferIO(),
+      globals: globals(g),
+      env: { SCHED_CONFIG_DIR: dir, ...env },
+      signal: new AbortController().signal,
+      version: '0.0.0-test',
+    });
+
+  beforeEach(async () => {
+    const store = await open();
+    store.setProfile('default', {
+      baseUrl: 'https://profile.example/api',
+      apiKey: 'profile-key-1234',
+    });
+  });
+
+  it('base URL: flag > env > profile > default', async () => {
+    expect(
+      (
+        await ctxFor(
+          { SCHED_BASE_URL: 'https://env.example/api' },
+          { baseUrl: 'https://flag.example/api/' },
+        ).credentials()
+      ).baseUrl,
+    ).toBe('https://flag.example/api');
+    const env = await ctxFor({ SCHED_BASE_URL: 'https://env.example/api' }).credentials();
+    expect([env.baseUrl, env.baseUrlSource]).toEqual(['https://env.example/api', 'env']);
+    const prof = await ctxFor({}).credentials();
+    expect([prof.baseUrl, prof.baseUrlSource]).toEqual(['https://profile.example/api', 'profile']);
+    const def = await ctxFor({}, { profile: 'other' }).credentials();
+    expect([def.baseUrl, def.baseUrlSource]).toEqual([DEFAULT_BASE_URL, 'default']);
+  });
+
+  it('key: SCHED_API_KEY over the profile, and says when it overrides a stored key', async () => {
+    const fromEnv = await ctxFor({ SCHED_API_KEY: 'env-key-5678' }).credentials();
+    expect(fromEnv).toMatchObject({
+      apiKey: 'env-key-5678',
+      keySource: 'env',
+      envOverridesProfileKey: true,
+    });
+    const fromProfile = await ctxFor({}).credentials();
+    expect(fromProfile).toMatchObject({
+      apiKey: 'profile-key-1234',
+      keySource: 'profile',
+      envOverridesProfileKey: false,
+    });
+    const none = await ctxFor({}, { profile: 'other' }).credentials();
+    expect(none).toMatchObject({ apiKey: undefined, keySource: undefined });
+  });
+});
