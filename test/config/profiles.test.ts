@@ -13,7 +13,7 @@ import {
 } from '../../src/config/profiles.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import { createBufferIO } from '../../src/io.js';
-import { Failure, SchedError, UsageError } from '../../src/errors.js';
+import { Failure, UsageError, type SchedError } from '../../src/errors.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
