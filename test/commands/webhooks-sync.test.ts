@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 // TEMPORARY while src/config/profiles.ts is a placeholder: an empty config store.
 vi.mock('../../src/config/profiles.js', async (orig) => ({
-  ...(await orig<typeof import('../../src/config/profiles.js')>()),
+  ...(await orig<Record<string, unknown>>()),
   openConfig: async () => ({
     path: '/nonexistent/config.json',
     getProfile: () => undefined,
