@@ -1,18 +1,7 @@
 // `sched webhooks sync` run in-process against the real sandbox (and, for failures part-way,
 // a scripted fault server). What is asserted is what a CI job would see: exit codes, stdout,
 // stderr, and which requests reached the server.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-// TEMPORARY while src/config/profiles.ts is a placeholder: an empty config store.
-vi.mock('../../src/config/profiles.js', async (orig) => ({
-  ...(await orig<Record<string, unknown>>()),
-  openConfig: async () => ({
-    path: '/nonexistent/config.json',
-    getProfile: () => undefined,
-    setProfile: () => {},
-    deleteKey: () => false,
-    listProfiles: () => ({}),
-  }),
-}));
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
