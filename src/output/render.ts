@@ -328,6 +328,6 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
 /**
  * Quiet output: one sanitized value per line, streamed. Returns the number of lines.
  */
-export async function renderLines(io: IO, values: Source<string>): Promise<number> {
+export async function renderLines(io: IO, values: ListSource<string>): Promise<number> {
   return pump(io, values, (v) => sanitizeCell(v) + '\n');
 }

@@ -1,11 +1,40 @@
-// PLACEHOLDER: replaced by the issue that implements `sched types list`.
+// sched types list [--page n] [--limit n] [--all] [--sort field[:asc|desc]]...
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import type { SortDirection } from '../../api/endpoints.js';
+import { pageFlags, printListing } from '../listing.js';
+import { MEETING_TYPE_COLUMNS, quoted } from '../meeting-types.js';
+
+/** `name`, `name:asc`, `created_at:DESC` → [field, direction]; the direction defaults to asc. */
+export function parseSort(spec: string): [string, SortDirection] {
+  const at = spec.lastIndexOf(':');
+  const field = (at < 0 ? spec : spec.slice(0, at)).trim();
+  const dir = (at < 0 ? 'asc' : spec.slice(at + 1)).trim().toLowerCase();
+  if (!/^[A-Za-z0-9_.]+$/.test(field)) {
+    throw new UsageError(`invalid --sort ${quoted(spec)}: expected a field name, e.g. name:asc`);
+  }
+  if (dir !== 'asc' && dir !== 'desc') {
+    throw new UsageError(
+      `invalid --sort ${quoted(spec)}: the direction must be asc or desc, e.g. ${field}:desc`,
+    );
+  }
+  return [field, dir];
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched types list` is not implemented yet');
+  const paging = pageFlags(flags);
+  const sorting = ((flags.sort as string[] | undefined) ?? []).map(parseSort);
+  const client = await ctx.api();
+  const { meetingTypes } = await import('../../api/endpoints.js');
+  const listing = meetingTypes(client, { ...paging, sorting, signal: ctx.signal });
+  await printListing(ctx, listing, paging, {
+    columns: MEETING_TYPE_COLUMNS,
+    // UUIDs, not slugs: they are what every other command and the API accept unambiguously.
+    quietValue: (t) => t.uuid,
+    noun: ['meeting type', 'meeting types'],
+  });
 }

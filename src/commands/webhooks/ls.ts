@@ -1,11 +1,19 @@
-// PLACEHOLDER: replaced by the issue that implements `sched webhooks ls`.
+// sched webhooks ls [--page n] [--limit n] [--all]
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { pageFlags, printListing } from '../listing.js';
+import { WEBHOOK_COLUMNS } from './common.js';
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched webhooks ls` is not implemented yet');
+  const paging = pageFlags(flags);
+  const client = await ctx.api();
+  const { webhooks } = await import('../../api/endpoints.js');
+  await printListing(ctx, webhooks(client, { ...paging, signal: ctx.signal }), paging, {
+    columns: WEBHOOK_COLUMNS,
+    quietValue: (w) => w.uuid,
+    noun: ['webhook', 'webhooks'],
+  });
 }

@@ -1,0 +1,77 @@
+// What every list command (`types list`, `webhooks ls`) does the same way: --page/--limit/--all,
+// streaming the pages through the renderer, --quiet values, and the stderr hints ("more pages
+// exist", "nothing found"). The command supplies the endpoint walk and its columns.
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Paginated } from '../api/paginate.js';
+import { renderLines, renderList, type Column } from '../output/render.js';
+
+export interface PageFlags {
+  page: number | undefined;
+  limit: number | undefined;
+  all: boolean;
+}
+
+export function pageFlags(flags: Record<string, unknown>): PageFlags {
+  const page = flags.page as number | undefined;
+  const all = flags.all === true;
+  if (all && page !== undefined) {
+    throw new UsageError('--page and --all cannot be used together', {
+      hint: '--all reads every page; --limit sets the page size it uses',
+    });
+  }
+  return { page, limit: flags.limit as number | undefined, all };
+}
+
+export interface ListingSpec<T> {
+  columns: readonly Column<T>[];
+  /** The value --quiet prints, one per line. */
+  quietValue: (item: T) => string;
+  /** e.g. ['meeting type', 'meeting types'] */
+  noun: readonly [string, string];
+}
+
+async function* itemPages<T, R>(listing: Paginated<T>, map: (item: T) => R): AsyncGenerator<R[]> {
+  for await (const p of listing.pages()) yield p.items.map(map);
+}
+
+/** Writes the listing (streamed, one write per page) and the hints. */
+export async function printListing<T>(
+  ctx: Context,
+  listing: Paginated<T>,
+  flags: PageFlags,
+  spec: ListingSpec<T>,
+): Promise<void> {
+  const { io, globals } = ctx;
+  const n = globals.quiet
+    ? await renderLines(io, { pages: itemPages(listing, spec.quietValue) })
+    : await renderList(
+        io,
+        { pages: itemPages(listing, (x) => x) },
+        {
+          format: globals.output,
+          columns: spec.columns,
+        },
+      );
+
+  const { stats } = listing;
+  const page = flags.page ?? 1;
+  const plural = spec.noun[1];
+  if (n === 0 && !flags.all && page > 1 && page > stats.pages) {
+    io.err(
+      io.colorErr.yellow(
+        `Page ${page} is past the last page (${stats.pages === 0 ? `there are no ${plural}` : `there ${stats.pages === 1 ? 'is 1 page' : `are ${stats.pages} pages`}`}).`,
+      ),
+    );
+  } else if (n === 0 && globals.output === 'table' && !globals.quiet) {
+    io.err(`No ${plural} found.`);
+  }
+  if (!flags.all && stats.morePages) {
+    const of = stats.total !== undefined ? ` (${n} of ${stats.total} ${plural})` : '';
+    io.err(
+      io.colorErr.dim(
+        `Showing page ${page} of ${stats.pages}${of}; use --all for every page, or --page ${page + 1} for the next.`,
+      ),
+    );
+  }
+}

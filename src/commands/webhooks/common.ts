@@ -1,0 +1,67 @@
+// What `webhooks add`, `ls` and `rm` share: columns, the local checks of a URL and of event
+// names (made before any request), and reading every webhook across pages.
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
+import type { Column } from '../../output/render.js';
+import { quoted } from '../meeting-types.js';
+
+export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
+  { key: 'uuid', value: (w) => w.uuid },
+  { key: 'url', value: (w) => w.url, style: 'cyan' },
+  { key: 'events', value: (w) => (Array.isArray(w.events) ? w.events : []), shrink: true },
+  { key: 'created_at', header: 'CREATED', value: (w) => w.created_at, style: 'dim' },
+];
+
+/** An absolute http(s) URL with a host and no white space, or a usage error naming `flag`. */
+export function checkWebhookUrl(raw: string, flag = '--url'): string {
+  let ok = raw !== '' && !/\s/.test(raw);
+  if (ok) {
+    try {
+      const u = new URL(raw);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    } catch {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    throw new UsageError(
+      `${flag} must be an absolute http(s) URL without spaces; got ${quoted(raw)}`,
+      { hint: 'e.g. https://example.com/hooks/sched' },
+    );
+  }
+  return raw;
+}
+
+/**
+ * Event names from repeated (or comma-separated) --event values: case forgiven, duplicates
+ * collapsed, in the canonical order; all three when none given. Unknown names are a usage
+ * error listing the allowed ones.
+ */
+export function parseEvents(values: readonly string[] | undefined): EventName[] {
+  const given = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (given.length === 0) return [...EVENT_NAMES];
+  const unknown: string[] = [];
+  const chosen = new Set<EventName>();
+  for (const v of given) {
+    const name = EVENT_NAMES.find((e) => e.toLowerCase() === v.toLowerCase());
+    if (name) chosen.add(name);
+    else unknown.push(quoted(v));
+  }
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown event ${unknown.join(', ')}; allowed: ${EVENT_NAMES.join(', ')}`);
+  }
+  return EVENT_NAMES.filter((e) => chosen.has(e));
+}
+
+/** Every webhook of the account, every page read first (for --if-absent, rm --url/--all). */
+export async function allWebhooks(ctx: Context, client: ApiClient): Promise<Webhook[]> {
+  const { webhooks } = await import('../../api/endpoints.js');
+  const list: Webhook[] = [];
+  for await (const w of webhooks(client, { all: true, signal: ctx.signal })) list.push(w);
+  return list;
+}
