@@ -68,7 +68,9 @@ export async function postRaw(input: PostInput): Promise<PostResult> {
       input.signal?.removeEventListener('abort', onAbort);
       resolve(r);
     };
-    const req = mod.request(input.url, { method: 'POST', headers }, (res) => {
+    // agent: false — one fresh connection per delivery, like a webhook sender; a pooled
+    // keep-alive socket to a receiver that restarted would fail with a reset instead.
+    const req = mod.request(input.url, { method: 'POST', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (c: Buffer) => {

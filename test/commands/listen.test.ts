@@ -1,0 +1,263 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { runCli } from '../../src/cli.js';
+import { createBufferIO } from '../../src/io.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+
+const FIXTURE = readFileSync(new URL('../fixtures/real-delivery.json', import.meta.url));
+const SECRET = 'listen-secret-91c2';
+const sign = (body: Buffer | string, secret = SECRET) =>
+  createHmac('sha256', secret).update(body).digest('base64');
+
+interface Listener {
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Ctrl-C (or SIGTERM) and the exit code. */
+  stop(reason?: 'SIGINT' | 'SIGTERM'): Promise<number>;
+  done: Promise<number>;
+}
+
+/** Starts `sched webhooks listen` in-process and waits for its URL on stderr. */
+async function listen(argv: string[], env: Record<string, string> = {}): Promise<Listener> {
+  const ac = new AbortController();
+  const io = createBufferIO({ env });
+  const done = runCli(['webhooks', 'listen', '--port', '0', ...argv], {
+    io,
+    env,
+    signal: ac.signal,
+  });
+  let exited: number | undefined;
+  void done.then((c) => (exited = c));
+  for (let i = 0; i < 500; i++) {
+    const m = /listening on (http:\/\/\S+)/.exec(io.stderrText());
+    if (m && /ready/.test(io.stderrText())) {
+      return {
+        url: m[1]!,
+        stdout: io.stdoutText,
+        stderr: io.stderrText,
+        done,
+        stop: (reason = 'SIGINT') => {
+          ac.abort(reason);
+          return done;
+        },
+      };
+    }
+    if (exited !== undefined) throw new Error(`listen exited ${exited}: ${io.stderrText()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`listen did not start: ${io.stderrText()}`);
+}
+
+async function post(url: string, body: Buffer | string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'user-agent': 'SimplyMeet.me', ...headers },
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Waits until `pred` holds for the listener's output (deliveries are printed after the answer). */
+async function until(pred: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (pred()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const lines = (s: string) => s.split('\n').filter(Boolean);
+
+let running: Listener | undefined;
+let receivers: Receiver[] = [];
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+});
+
+describe('sched webhooks listen', () => {
+  it('prints each delivery with the right verdict: valid, tampered, unsigned, non-JSON', async () => {
+    running = await listen(['--secret', SECRET]);
+    const l = running;
+    expect(l.stderr()).toMatch(
+      /listening on http:\/\/127\.0\.0\.1:\d+\/ \(any path\); verifying signatures with the secret from --secret/,
+    );
+
+    expect(await post(l.url + 'hook', FIXTURE, { 'webhook-signature': sign(FIXTURE) })).toEqual({
+      status: 200,
+      text: '{"received":true}',
+    });
+    await until(() => lines(l.stdout()).length === 1, 'the first line');
+    const first = lines(l.stdout())[0]!;
+    expect(first).toMatch(
+      /^\d\d:\d\d:\d\d {2}meetingScheduled {2}12345678-1234-1234-1234-12345678 {2}Aarno Aukia <aarno\.aukia@vshn\.ch> {2}starts 2022-02-18T07:00:00\+00:00 {2}signature valid$/,
+    );
+
+    const tampered = Buffer.from(FIXTURE.toString().replace('"30 min"', '"31 min"'));
+    const other = JSON.stringify({ event: 'meetingCancelled', uuid: 'n-2', data: {} });
+    expect((await post(l.url, tampered, { 'webhook-signature': sign(FIXTURE) })).status).toBe(200);
+    await until(() => lines(l.stdout()).length === 2, 'the tampered line');
+    expect((await post(l.url, other)).status).toBe(200);
+    await until(() => lines(l.stdout()).length === 3, 'the unsigned line');
+    expect((await post(l.url, 'hello there', { 'content-type': 'text/plain' })).status).toBe(200);
+    await until(() => lines(l.stdout()).length === 4, 'the non-JSON line');
+
+    const out = lines(l.stdout());
+    expect(out[1]).toMatch(/meetingScheduled .*signature INVALID/);
+    expect(out[1]).toMatch(/DUPLICATE of notification 0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11/);
+    expect(out[2]).toMatch(
+      /meetingCancelled {2}\(no meeting uuid\) {2}\(no invitee\) {2}\(no start\) {2}signature missing$/,
+    );
+    expect(out[3]).toMatch(/not JSON: 11 bytes, text\/plain {2}signature missing$/);
+
+    expect(await l.stop()).toBe(130);
+    expect(l.stderr()).toMatch(
+      /stopped listening on http:\/\/127\.0\.0\.1:\d+\/ after 4 deliveries\n$/,
+    );
+    expect(l.stderr()).not.toMatch(/error:/);
+    running = undefined;
+  });
+
+  it('--json prints one NDJSON object per delivery, with duplicates flagged', async () => {
+    running = await listen(['--json'], { SCHED_WEBHOOK_SECRET: SECRET });
+    const l = running;
+    await post(l.url, FIXTURE, { 'webhook-signature': sign(FIXTURE) });
+    await until(() => lines(l.stdout()).length === 1, 'one object');
+    await post(l.url, FIXTURE, { 'webhook-signature': sign(FIXTURE) });
+    await until(() => lines(l.stdout()).length === 2, 'two objects');
+    await post(l.url, '<xml/>', { 'content-type': 'application/xml' });
+    await until(() => lines(l.stdout()).length === 3, 'three objects');
+    const [a, b, c] = lines(l.stdout()).map((s) => JSON.parse(s) as Record<string, unknown>);
+    expect(a).toMatchObject({
+      event: 'meetingScheduled',
+      uuid: '0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11',
+      meeting: '12345678-1234-1234-1234-12345678',
+      invitee: { name: 'Aarno Aukia', email: 'aarno.aukia@vshn.ch' },
+      start: '2022-02-18T07:00:00+00:00',
+      signature: 'valid',
+      duplicate: false,
+      userAgent: 'SimplyMeet.me',
+      json: true,
+      bytes: FIXTURE.length,
+      payload: JSON.parse(FIXTURE.toString()) as unknown,
+    });
+    expect(new Date(a!.receivedAt as string).toISOString()).toBe(a!.receivedAt);
+    expect(b).toMatchObject({ signature: 'valid', duplicate: true });
+    expect(c).toMatchObject({
+      json: false,
+      payload: null,
+      body: '<xml/>',
+      signature: 'missing',
+      event: null,
+    });
+    expect(await l.stop('SIGTERM')).toBe(143);
+    running = undefined;
+  });
+
+  it('says unchecked without a secret, and notes that deliveries are signed', async () => {
+    running = await listen(['--json']);
+    const l = running;
+    expect(l.stderr()).toMatch(/not checking signatures/);
+    await post(l.url, FIXTURE, { 'webhook-signature': sign(FIXTURE) });
+    await until(() => lines(l.stdout()).length === 1, 'one object');
+    expect(JSON.parse(lines(l.stdout())[0]!)).toMatchObject({ signature: 'unchecked' });
+    expect(l.stderr()).toMatch(/deliveries are signed; give --secret/);
+  });
+
+  it('explains an invalid signature on stderr', async () => {
+    running = await listen(['--secret', SECRET]);
+    const l = running;
+    await post(l.url, FIXTURE, {
+      'webhook-signature': createHmac('sha256', SECRET).update(FIXTURE).digest('hex'),
+    });
+    await until(() => /cause:/.test(l.stderr()), 'the diagnosis');
+    expect(l.stderr()).toMatch(/cause: the signature is hex/);
+    expect(l.stdout()).toMatch(/signature INVALID/);
+  });
+
+  it('--forward-to re-sends the raw body and headers and shows the downstream status', async () => {
+    const down = await startReceiver('/app/hook');
+    receivers.push(down);
+    down.respond = { status: 202, body: 'queued' };
+    running = await listen(['--secret', SECRET, '--forward-to', down.url]);
+    const l = running;
+    const sig = sign(FIXTURE);
+    await post(l.url + 'incoming?x=1', FIXTURE, { 'webhook-signature': sig, 'x-extra': 'kept' });
+    await until(() => /forwarded to/.test(l.stdout()), 'the forward line');
+    const got = (await down.waitFor(1))[0]!;
+    expect(got.body.equals(FIXTURE)).toBe(true);
+    expect(got.url).toBe('/app/hook');
+    expect(got.headers['webhook-signature']).toBe(sig);
+    expect(got.headers['user-agent']).toBe('SimplyMeet.me');
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['x-extra']).toBe('kept');
+    expect(got.headers['content-length']).toBe(String(FIXTURE.length));
+    expect(lines(l.stdout())[1]).toMatch(
+      /↳ forwarded to http:\/\/127\.0\.0\.1:\d+\/app\/hook: 202 in \d+ ms$/,
+    );
+
+    // A downstream that is down: the sender still gets 200, the failure is shown.
+    await down.close();
+    receivers = [];
+    await post(l.url, FIXTURE, { 'webhook-signature': sig });
+    await until(() => /forward to .* failed/.test(l.stdout()), 'the failure');
+    expect(l.stdout()).toMatch(/forward to .* failed: connection refused/);
+  });
+
+  it('forwards in --json mode with the downstream status in the object', async () => {
+    const down = await startReceiver();
+    receivers.push(down);
+    running = await listen(['--json', '--forward-to', down.url]);
+    const l = running;
+    await post(l.url, '{"event":"meetingScheduled","uuid":"u-1","data":{}}');
+    await until(() => lines(l.stdout()).length === 1, 'one object');
+    expect(JSON.parse(lines(l.stdout())[0]!)).toMatchObject({
+      forward: { url: down.url, status: 200 },
+    });
+  });
+
+  it('answers GET with a short text and does not count it', async () => {
+    running = await listen([]);
+    const res = await fetch(running.url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/POST deliveries here/);
+    expect(running.stdout()).toBe('');
+  });
+
+  it('checks its flags before opening a port (exit 2)', async () => {
+    for (const argv of [
+      ['--forward-to', 'not a url'],
+      ['--register', 'ftp://x.example'],
+      ['--event', 'meetingScheduled'],
+      ['--register', 'https://x.example/hook', '--event', 'meetingBooked'],
+    ]) {
+      const io = createBufferIO();
+      const code = await runCli(['webhooks', 'listen', '--port', '0', ...argv], { io, env: {} });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(io.stderrText()).not.toMatch(/listening/);
+    }
+  });
+
+  it('exits 1 naming the port when it is taken', async () => {
+    const srv = createServer();
+    await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
+    const port = (srv.address() as AddressInfo).port;
+    try {
+      const io = createBufferIO();
+      const code = await runCli(['webhooks', 'listen', '--port', String(port)], { io, env: {} });
+      expect(code).toBe(1);
+      expect(io.stderrText()).toMatch(
+        new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`),
+      );
+      expect(io.stderrText()).toMatch(/--port 0/);
+    } finally {
+      srv.close();
+    }
+  });
+});
