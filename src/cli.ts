@@ -50,6 +50,66 @@ function outputFormat(value: string): OutputFormat {
   return v as OutputFormat;
 }
 
+/** "\n(Did you mean X?)" for the candidate nearest to a mistyped word (as commander words it). */
+export function didYouMean(word: string, candidates: string[]): string {
+  // Optimal string alignment distance: a swap of two neighbours counts as one edit.
+  const distance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [
+      i,
+      ...Array<number>(b.length).fill(0),
+    ]);
+    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+          d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      }
+    }
+    return d[a.length]![b.length]!;
+  };
+  let best: string | undefined;
+  let bestDistance = Math.min(3, Math.max(1, Math.floor(word.length * 0.4)));
+  for (const c of candidates) {
+    const dist = distance(word, c);
+    if (dist <= bestDistance && (best === undefined || dist < bestDistance)) {
+      best = c;
+      bestDistance = dist;
+    }
+  }
+  return best === undefined ? '' : `\n(Did you mean ${best}?)`;
+}
+
+function visibleNames(c: Command): string[] {
+  return c.commands
+    .filter((k) => !(k as unknown as { _hidden?: boolean })._hidden)
+    .flatMap((k) => [k.name(), ...k.aliases()]);
+}
+
+/**
+ * Subcommand groups: a help command worded like ours, and a stray word reported as a mistyped
+ * subcommand with a suggestion (a group that also runs on its own, like `sandbox`, would
+ * otherwise answer "too many arguments").
+ */
+function polishGroups(c: Command): void {
+  for (const group of c.commands) {
+    if (group.commands.length === 0) continue;
+    group.helpCommand('help [command]', 'Show help for a subcommand');
+    group.allowExcessArguments(true);
+    group.hook('preAction', (_hooked, action) => {
+      if (action !== group || action.args.length === 0) return;
+      const word = action.args[0]!;
+      action.error(`error: unknown command '${word}'${didYouMean(word, visibleNames(group))}`, {
+        code: 'commander.unknownCommand',
+        exitCode: ExitCode.usage,
+      });
+    });
+    polishGroups(group);
+  }
+}
+
 /** The command tree. `act` decides what running a command means (real run, or a test). */
 export function buildProgram(act: Act): Command {
   const program = new Command('sched')
@@ -85,6 +145,7 @@ export function buildProgram(act: Act): Command {
   registerSig(program, act);
   registerSandbox(program, act);
   registerCompletion(program, act);
+  polishGroups(program);
 
   program
     .command('help')
@@ -101,25 +162,29 @@ export function buildProgram(act: Act): Command {
       for (const w of words) {
         const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
         if (!next) {
+          const near = [
+            ...visibleNames(target),
+            ...(target === program ? Object.keys(HELP_TOPICS) : []),
+          ];
           throw new CommanderError(
             ExitCode.usage,
             'sched.unknownHelpTopic',
-            `error: no command or help topic "${words.join(' ')}"; topics: ${Object.keys(HELP_TOPICS).join(', ')}`,
+            `error: no command or help topic "${words.join(' ')}"; topics: ${Object.keys(HELP_TOPICS).join(', ')}${didYouMean(w, near)}`,
           );
         }
         target = next;
       }
-      out(target.helpInformation());
-      if (target === program) {
-        out(
-          '\nHelp topics:\n' +
-            Object.entries(HELP_TOPICS)
-              .map(([k, v]) => `  sched help ${k.padEnd(12)} ${v.summary}`)
-              .join('\n') +
-            '\n',
-        );
-      }
+      // outputHelp, not helpInformation: it includes the examples and the topics added below.
+      target.outputHelp();
     });
+  program.addHelpText(
+    'after',
+    '\nHelp topics:\n' +
+      Object.entries(HELP_TOPICS)
+        .map(([k, v]) => `  sched help ${k.padEnd(12)} ${v.summary}`)
+        .join('\n') +
+      '\n',
+  );
   return program;
 }
 
