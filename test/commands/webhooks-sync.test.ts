@@ -409,6 +409,19 @@ describe('sched webhooks sync: failures part-way', () => {
     expect(r.stdout + r.stderr).not.toContain(SECRET);
   });
 
+  it('a connection cut after a create was sent says its outcome is unknown, and exits 1', async () => {
+    srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
+    srv.on('POST', '/api/webhooks', f.reset());
+    const r = await run(['--file', await fixture('webhooks.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('done:     nothing was changed');
+    expect(r.stderr).toMatch(new RegExp(`unknown: +create ${BOOKED}.*may have been applied`));
+    expect(r.stderr).toContain(`not done: create ${CHANGES}`);
+    // A POST whose outcome is unknown is never retried: that could create a duplicate.
+    expect(srv.count('POST')).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+
   it('a 422 on an entry names the entry and exits 2', async () => {
     srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
     srv.on(

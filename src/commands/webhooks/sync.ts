@@ -273,7 +273,10 @@ function stoppedError(
   const uncertain =
     stopped.failed !== undefined && (cause instanceof NetworkError || cause instanceof Interrupted);
   const details = stoppedDetails(stopped, uncertain).map(redact);
-  const rerun = `sched webhooks sync --file ${flags.file}${flags.prune ? ' --prune' : ''}`;
+  const file = /^[\w./@:+-]+$/.test(flags.file)
+    ? flags.file
+    : `'${flags.file.replace(/'/g, `'\\''`)}'`;
+  const rerun = `sched webhooks sync --file ${file}${flags.prune ? ' --prune' : ''}`;
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
   if (aborted) {

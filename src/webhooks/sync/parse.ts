@@ -1,6 +1,7 @@
 // Turns the sync file's text into a plain value. JSON or YAML: by extension (.json, .yaml,
 // .yml), else by content (JSON starts with `{` or `[`). Syntax errors carry line and column and
 // never quote the file, which may hold a literal secret.
+import type * as YamlNs from 'yaml';
 import { lineColumn, locateJsonError } from './json-error.js';
 
 export type SyncFileFormat = 'json' | 'yaml';
@@ -42,7 +43,7 @@ export async function parseSyncText(name: string, raw: string): Promise<ParseOut
     }
   }
 
-  const YAML = await import('yaml');
+  const YAML = await loadYaml();
   // prettyErrors would append the offending source line, which may be a literal secret.
   const doc = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
@@ -65,6 +66,17 @@ export async function parseSyncText(name: string, raw: string): Promise<ParseOut
       problem: `${name}: not valid YAML: ${firstLine(e instanceof Error ? e.message : String(e))}`,
     };
   }
+}
+
+type YamlModule = typeof YamlNs;
+
+/**
+ * `yaml` is CommonJS: Node's ESM loader exposes its named exports, but in the esbuild bundle a
+ * dynamic import yields the module under `default` only. Accept both shapes.
+ */
+async function loadYaml(): Promise<YamlModule> {
+  const mod = (await import('yaml')) as YamlModule & { default?: YamlModule };
+  return typeof mod.parseDocument === 'function' ? mod : mod.default!;
 }
 
 function firstLine(s: string): string {
