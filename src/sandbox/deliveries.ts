@@ -2,11 +2,11 @@
 // service's user agent and, when the webhook has a secret, `webhook-signature` = base64
 // HMAC-SHA256 of the exact body bytes. They run in the background (the API never waits for a
 // receiver), are logged, and a failed one is retried with backoff.
-import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { EventName, Meeting } from '../api/types.js';
-import { SIGNATURE_HEADER, signPayload } from '../webhooks/signature.js';
+import { buildDeliveryBody, deliveryHeaders } from '../webhooks/delivery.js';
+import { SIGNATURE_HEADER } from '../webhooks/signature.js';
 import type { SandboxLogEvent } from './core.js';
 import type { WebhookRecord } from './state.js';
 
@@ -23,6 +23,7 @@ export interface DeliveryRecord {
   event: EventName;
   notification_uuid: string;
   webhook_uuid: string;
+  meeting_uuid: string;
   url: string;
   signed: boolean;
   /** The exact body sent, so a test can check the signature over the same bytes. */
@@ -66,24 +67,22 @@ export class Deliveries {
 
   /** Queues one delivery of `event` to `webhook` and returns at once. */
   enqueue(webhook: WebhookRecord, event: EventName, meeting: Meeting): DeliveryRecord {
-    const notificationUuid = randomUUID();
-    const body = JSON.stringify({ event, uuid: notificationUuid, data: meeting });
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': this.opts.serviceName,
-    };
-    // An empty secret signs nothing useful; treat it like no secret.
-    const signed = typeof webhook.secret === 'string' && webhook.secret.length > 0;
-    if (signed) headers[SIGNATURE_HEADER] = signPayload(webhook.secret!, body);
+    const { uuid: notificationUuid, body: bytes } = buildDeliveryBody(event, meeting);
+    const headers = deliveryHeaders(bytes, webhook.secret, this.opts.serviceName);
+    const signed = headers[SIGNATURE_HEADER] !== undefined;
+    const body = bytes.toString('utf8');
     const record: DeliveryRecord = {
       id: this.nextId++,
       event,
       notification_uuid: notificationUuid,
       webhook_uuid: webhook.uuid,
+      meeting_uuid: meeting.uuid,
       url: webhook.url,
       signed,
       body,
-      headers,
+      headers: Object.fromEntries(
+        Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined),
+      ),
       state: 'pending',
       attempts: [],
     };

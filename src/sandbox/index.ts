@@ -11,3 +11,4 @@ export { MAX_LIMIT, DEFAULT_LIMIT } from './api.js';
 export { SEEDED_MEETING_TYPES, type MeetingTypeInput, type MeetingTypeRecord } from './seed.js';
 export type { SandboxLogEvent } from './core.js';
 export type { DeliveryRecord } from './deliveries.js';
+export { StateFileError } from './state.js';

@@ -1,5 +1,13 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { type Act, examples, portNumber } from '../define.js';
+
+function seedCount(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) > 1_000_000) {
+    throw new InvalidArgumentError('--seed-types must be a whole number from 0 to 1000000');
+  }
+  return Number(v);
+}
 
 export function register(program: Command, act: Act): void {
   const sandbox = examples(
@@ -16,6 +24,16 @@ export function register(program: Command, act: Act): void {
       )
       .option('--state <file>', 'keep state in this JSON file across restarts')
       .option('--service-name <name>', 'user-agent of deliveries', 'SimplyMeet.me')
+      .option(
+        '--public-url <url>',
+        'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
+      )
+      .addOption(
+        // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
+        new Option('--seed-types <n>', 'start with exactly <n> meeting types')
+          .argParser(seedCount)
+          .hideHelp(),
+      )
       .action(act(() => import('./serve.js'))),
     ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
   );
@@ -27,8 +45,9 @@ export function register(program: Command, act: Act): void {
       .option('--name <name>', 'invitee full name')
       .option('--email <email>', 'invitee email')
       .option('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)')
+      .option('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)')
       .action(act(() => import('./book.js'))),
-    ['sched sandbox book https://127.0.0.1:4010/s/abc123', 'sched sandbox book abc123 --json'],
+    ['sched sandbox book http://127.0.0.1:4010/s/abc123', 'sched sandbox book abc123 --json'],
   );
   examples(
     sandbox

@@ -1,11 +1,143 @@
-// PLACEHOLDER: replaced by the issue that implements `sched sandbox serve`.
+// `sched sandbox`: runs the local emulator of the service until Ctrl-C or SIGTERM. stdout gets
+// only what a script needs (the addresses and key; with --json one JSON line first); the request
+// and delivery log goes to stderr.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { Failure, UsageError } from '../../errors.js';
+import type { SandboxLogEvent } from '../../sandbox/index.js';
+
+interface ServeFlags {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  state?: string;
+  serviceName?: string;
+  publicUrl?: string;
+  seedTypes?: number;
+}
+
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
+function checkPublicUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`--public-url "${raw}" is not an absolute URL`, {
+      hint: 'use e.g. --public-url https://my-tunnel.example.com',
+    });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new UsageError(`--public-url "${raw}" is not http(s)`);
+  }
+  return raw.replace(/\/+$/, '');
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  rawFlags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched sandbox serve` is not implemented yet');
+  const flags = rawFlags as ServeFlags;
+  const { io } = ctx;
+  const quiet = ctx.globals.quiet;
+  if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
+    throw new UsageError('--api-key must not be empty');
+  }
+  const publicUrl = flags.publicUrl === undefined ? undefined : checkPublicUrl(flags.publicUrl);
+
+  const dim = (s: string) => io.colorErr.dim(s);
+  const log = (e: SandboxLogEvent) => {
+    if (e.type === 'request') {
+      if (!quiet) io.err(dim(`${clock()} ${e.method} ${e.path} ${e.status} ${e.ms}ms`));
+    } else if (e.type === 'delivery') {
+      const what = `${clock()} delivery ${e.event} -> ${e.url} attempt ${e.attempt}:`;
+      const result = e.status !== undefined ? `HTTP ${e.status}` : `no answer (${e.error})`;
+      if (e.outcome === 'delivered') io.err(`${what} ${io.colorErr.green(result)}`);
+      else {
+        const next = e.outcome === 'retrying' ? ', will retry' : ', giving up';
+        io.err(`${what} ${io.colorErr.yellow(result + next)}`);
+      }
+    } else {
+      io.err(`${io.colorErr.red('warning:')} ${e.message}`);
+    }
+  };
+
+  const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sb = await startSandbox({
+      host: flags.host,
+      port: flags.port ?? 4010,
+      apiKey: flags.apiKey,
+      stateFile: flags.state,
+      serviceName: flags.serviceName,
+      publicUrl,
+      seedTypes: flags.seedTypes,
+      log,
+    });
+  } catch (e) {
+    if (e instanceof StateFileError) {
+      throw new UsageError(e.message, {
+        hint: 'move the file away or choose another --state file',
+      });
+    }
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') {
+      throw new Failure(`port ${flags.port ?? 4010} on ${flags.host ?? '127.0.0.1'} is in use`, {
+        hint: 'choose another with --port <n>, or --port 0 for any free port',
+      });
+    }
+    if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+      throw new Failure(
+        `cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? 4010}: ${err.code}`,
+        { hint: 'check --host and --port' },
+      );
+    }
+    throw e;
+  }
+  // Whatever ends the command (a signal, an error while printing), the server is closed.
+  ctx.defer(() => sb.close());
+
+  const info = { baseUrl: sb.baseUrl, publicUrl: sb.publicUrl, apiKey: sb.apiKey };
+  if (ctx.globals.output === 'json') {
+    await io.out(JSON.stringify(info) + '\n');
+  } else if (quiet) {
+    await io.out(sb.baseUrl + '\n');
+  } else {
+    await io.out(
+      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nAPI key:    ${sb.apiKey}\n`,
+    );
+  }
+  if (sb.stateLoaded) {
+    io.err(
+      `Loaded ${flags.state}: ${sb.state.webhooks.size} webhooks, ${sb.state.links.size} links, ` +
+        `${sb.state.meetings.size} meetings.`,
+    );
+    if (flags.seedTypes !== undefined) {
+      io.err('note: --seed-types is ignored because the state file already has meeting types');
+    }
+  }
+  if (!quiet) {
+    io.err(
+      dim(
+        `Try: SCHED_BASE_URL=${sb.baseUrl} SCHED_API_KEY=${sb.apiKey} sched types list\n` +
+          'Press Ctrl-C to stop.',
+      ),
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+
+  // A signal is how a server is meant to end: close cleanly and exit 0.
+  try {
+    await sb.close();
+  } catch (e) {
+    throw new Failure(`could not save the state: ${(e as Error).message}`);
+  }
+  io.err(flags.state ? `Sandbox stopped; state saved to ${flags.state}.` : 'Sandbox stopped.');
 }

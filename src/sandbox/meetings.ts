@@ -1,0 +1,317 @@
+// What happens on the service behind the API: an invitee books a single-use link (a meeting
+// is created and the link is spent), a meeting is cancelled or rescheduled — and each of these
+// is delivered to every webhook subscribed to the event. The meeting object itself is built by
+// src/webhooks/meeting.ts, the same code `sched events sample` uses.
+import type { EventName, Meeting } from '../api/types.js';
+import {
+  assertTimeZone,
+  buildMeeting,
+  cancelMeeting,
+  rescheduleMeeting,
+} from '../webhooks/meeting.js';
+import type { SandboxCore } from './core.js';
+import type { DeliveryRecord } from './deliveries.js';
+import { httpError, validationError } from './http.js';
+import { isoWithOffset } from './seed.js';
+import type { LinkRecord, MeetingRecord } from './state.js';
+
+export const DEFAULT_INVITEE = {
+  name: 'Jordan Rivera',
+  email: 'jordan.rivera@example.com',
+  timezone: 'UTC',
+} as const;
+
+/** A delivery the action caused, as control endpoints report it. */
+export interface Notified {
+  webhook_uuid: string;
+  url: string;
+  event: EventName;
+  notification_uuid: string;
+  signed: boolean;
+}
+
+export interface ActionResult {
+  meeting: Meeting;
+  notified: Notified[];
+}
+
+export interface BookInput {
+  name?: unknown;
+  email?: unknown;
+  /** ISO 8601 with an offset, e.g. 2026-12-01T15:00:00+01:00. */
+  at?: unknown;
+  /** The invitee's IANA time zone. */
+  timezone?: unknown;
+  /** Free text: becomes a textarea answer. */
+  notes?: unknown;
+}
+
+/** ISO 8601 date-time with a mandatory offset (Z or ±hh:mm): a time without one is ambiguous. */
+const ISO_WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses an ISO 8601 time with an offset; undefined when it is not one or not a real time. */
+export function parseIsoWithOffset(value: string): Date | undefined {
+  const m = ISO_WITH_OFFSET.exec(value.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m;
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h) > 23) return undefined;
+  if (Number(mi) > 59 || Number(s ?? 0) > 59) return undefined;
+  const date = new Date(value.trim());
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Date accepts 2026-02-31 as March 3rd; a calendar date that does not exist is an error.
+  const back = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (back.getUTCDate() !== Number(d)) return undefined;
+  return date;
+}
+
+/** Milliseconds that `timeZone` is ahead of UTC at `date`. */
+function zoneOffsetMs(date: Date, timeZone: string): number {
+  const f = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(date)) p[part.type] = Number(part.value);
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
+  return asUtc - Math.floor(date.getTime() / 1000) * 1000;
+}
+
+/** The instant when the wall clock in `timeZone` shows the given local time. */
+export function zonedTimeToUtc(
+  local: { year: number; month: number; day: number; hour: number; minute: number },
+  timeZone: string,
+): Date {
+  const guess = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
+  let t = guess - zoneOffsetMs(new Date(guess), timeZone);
+  // Once more, in case the first guess was on the other side of a DST change.
+  t = guess - zoneOffsetMs(new Date(t), timeZone);
+  return new Date(t);
+}
+
+/** Tomorrow at 10:00 on the invitee's wall clock. */
+export function defaultStart(now: Date, timeZone: string): Date {
+  const tomorrow = new Date(now.getTime() + 24 * 3600_000);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(tomorrow);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return zonedTimeToUtc(
+    { year: get('year'), month: get('month'), day: get('day'), hour: 10, minute: 0 },
+    timeZone,
+  );
+}
+
+function optionalString(
+  errors: Record<string, string[]>,
+  key: string,
+  value: unknown,
+  max = 255,
+): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    errors[key] = ['This value should be of type string.'];
+    return undefined;
+  }
+  if (value.trim() === '') {
+    errors[key] = ['This value should not be blank.'];
+    return undefined;
+  }
+  if (value.length > max) {
+    errors[key] = [`This value is too long. It should have ${max} characters or less.`];
+    return undefined;
+  }
+  return value.trim();
+}
+
+function futureTime(
+  core: SandboxCore,
+  errors: Record<string, string[]>,
+  value: unknown,
+): Date | undefined {
+  if (typeof value !== 'string') {
+    errors.at = ['This value should be of type string.'];
+    return undefined;
+  }
+  const d = parseIsoWithOffset(value);
+  if (!d) {
+    errors.at = [
+      'This value is not a valid ISO 8601 date-time with an offset, e.g. 2026-12-01T15:00:00+01:00.',
+    ];
+    return undefined;
+  }
+  if (d.getTime() <= core.now().getTime()) {
+    errors.at = ['The start time must be in the future.'];
+    return undefined;
+  }
+  return d;
+}
+
+/** Finds a link by its code or by its URL ({public_url}/s/<code>, any host). */
+export function findLink(core: SandboxCore, codeOrUrl: string): LinkRecord | undefined {
+  let code = codeOrUrl.trim();
+  const m = /^https?:\/\/[^/]+(?:\/[^?#]*)?\/s\/([^/?#]+)\/?(?:[?#].*)?$/i.exec(code);
+  if (m) code = decodeURIComponent(m[1]!);
+  return core.state.links.get(code);
+}
+
+function notify(core: SandboxCore, event: EventName, meeting: Meeting): Notified[] {
+  const out: Notified[] = [];
+  for (const w of core.state.webhooks.values()) {
+    if (!w.events.includes(event)) continue;
+    const d: DeliveryRecord = core.deliveries.enqueue(w, event, meeting);
+    out.push({
+      webhook_uuid: w.uuid,
+      url: w.url,
+      event,
+      notification_uuid: d.notification_uuid,
+      signed: d.signed,
+    });
+  }
+  return out;
+}
+
+/** Books the link: creates the meeting (state "new"), spends the link, delivers meetingScheduled. */
+export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput): ActionResult {
+  const errors: Record<string, string[]> = {};
+  if (link.used_at !== null) {
+    throw validationError({
+      code: [`The single-use link ${link.code} has already been used.`],
+    });
+  }
+  const name = optionalString(errors, 'name', input.name) ?? DEFAULT_INVITEE.name;
+  const email = optionalString(errors, 'email', input.email) ?? DEFAULT_INVITEE.email;
+  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    errors.email = ['This value is not a valid email address.'];
+  }
+  const timezone =
+    optionalString(errors, 'timezone', input.timezone, 64) ?? DEFAULT_INVITEE.timezone;
+  if (!errors.timezone) {
+    try {
+      assertTimeZone(timezone);
+    } catch {
+      errors.timezone = ['This value is not a valid timezone.'];
+    }
+  }
+  const notes = optionalString(errors, 'notes', input.notes, 5000);
+  const start =
+    input.at === undefined || input.at === null || input.at === ''
+      ? errors.timezone
+        ? undefined
+        : defaultStart(core.now(), timezone)
+      : futureTime(core, errors, input.at);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+
+  const type = core.state.meetingTypesByUuid.get(link.meeting_type_uuid);
+  if (!type) throw httpError(404, 'Not found.');
+  const meeting = buildMeeting({
+    meetingType: type,
+    invitee: { name, email, timezone, locale: 'en' },
+    start: start!,
+    hostTimezone: core.hostTimezone,
+    answers: [
+      ...(notes !== undefined
+        ? [
+            {
+              question_label: 'What would you like to discuss?',
+              question_type: 'textarea',
+              value: notes,
+            },
+          ]
+        : []),
+      { question_label: 'I agree to the privacy policy', question_type: 'checkbox', value: 1 },
+    ],
+  });
+  link.used_at = isoWithOffset(core.now());
+  link.meeting_uuid = meeting.uuid;
+  const record: MeetingRecord = {
+    meeting,
+    meeting_type_uuid: type.uuid,
+    link_code: link.code,
+    host_timezone: core.hostTimezone,
+  };
+  core.state.meetings.set(meeting.uuid, record);
+  core.state.changed();
+  return { meeting, notified: notify(core, 'meetingScheduled', meeting) };
+}
+
+function meetingRecord(core: SandboxCore, uuid: string): MeetingRecord {
+  const r = core.state.meetings.get(uuid);
+  if (!r) throw httpError(404, 'Not found.');
+  return r;
+}
+
+function isCancelled(m: Meeting): boolean {
+  return m.canceled_at !== null;
+}
+
+export function cancel(
+  core: SandboxCore,
+  uuid: string,
+  body: { reason?: unknown; canceled_by?: unknown },
+): ActionResult {
+  const record = meetingRecord(core, uuid);
+  const errors: Record<string, string[]> = {};
+  if (isCancelled(record.meeting)) {
+    throw validationError({ meeting: ['The meeting is already cancelled.'] });
+  }
+  const reason = optionalString(errors, 'reason', body.reason, 5000);
+  const by = body.canceled_by ?? 'invitee';
+  if (by !== 'invitee' && by !== 'host') {
+    errors.canceled_by = ['The value you selected is not a valid choice.'];
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  record.meeting = cancelMeeting(record.meeting, {
+    hostTimezone: record.host_timezone,
+    at: core.now(),
+    reason: reason ?? null,
+    canceledBy: by as 'invitee' | 'host',
+  });
+  core.state.changed();
+  return { meeting: record.meeting, notified: notify(core, 'meetingCancelled', record.meeting) };
+}
+
+export function reschedule(
+  core: SandboxCore,
+  uuid: string,
+  body: { at?: unknown; reason?: unknown; rescheduled_by?: unknown },
+): ActionResult {
+  const record = meetingRecord(core, uuid);
+  if (isCancelled(record.meeting)) {
+    throw validationError({ meeting: ['A cancelled meeting cannot be rescheduled.'] });
+  }
+  const errors: Record<string, string[]> = {};
+  let start: Date | undefined;
+  if (body.at === undefined || body.at === null || body.at === '') {
+    errors.at = ['This value should not be blank.'];
+  } else {
+    start = futureTime(core, errors, body.at);
+  }
+  const reason = optionalString(errors, 'reason', body.reason, 5000);
+  const by = body.rescheduled_by ?? 'invitee';
+  if (by !== 'invitee' && by !== 'host') {
+    errors.rescheduled_by = ['The value you selected is not a valid choice.'];
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  record.meeting = rescheduleMeeting(record.meeting, {
+    hostTimezone: record.host_timezone,
+    newStart: start!,
+    at: core.now(),
+    reason: reason ?? null,
+    rescheduledBy: by as 'invitee' | 'host',
+  });
+  core.state.changed();
+  return {
+    meeting: record.meeting,
+    notified: notify(core, 'meetingRescheduled', record.meeting),
+  };
+}
