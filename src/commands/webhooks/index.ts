@@ -69,6 +69,13 @@ export function register(program: Command, act: Act): void {
     [
       'sched webhooks sync --file webhooks.json --dry-run',
       'sched webhooks sync --file webhooks.yaml --prune --json',
+      '# webhooks.yaml (secrets come from the environment, never from the file):',
+      '#   webhooks:',
+      '#     - url: https://example.com/hooks/sched',
+      '#       events: [meetingScheduled, meetingCancelled]',
+      '#       secretEnv: SCHED_HOOK_SECRET',
+      '# Matched by URL; events differ -> replaced (new one created first). Secrets of existing',
+      '# webhooks cannot be compared (the API hides them) and are left as they are.',
     ],
   );
 
