@@ -140,7 +140,7 @@ export async function run(
   if (registerUrl && !secret) {
     secret = randomBytes(32).toString('base64url');
     generatedSecret = true;
-    secretNote = 'verifying signatures with the secret generated for the registered webhook';
+    secretNote = 'verifying signatures with a generated secret, given to the webhook it registers';
   }
 
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';

@@ -1,0 +1,189 @@
+// `webhooks listen --register` against the real sandbox: the webhook exists while the listener
+// runs, deliveries of a real booking verify with the secret it registered, and nothing is left
+// behind when it stops (Ctrl-C, SIGTERM) or fails to register.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { runCli } from '../../src/cli.js';
+import { createBufferIO } from '../../src/io.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startReceiver } from '../webhooks/receiver.js';
+import { createHmac } from 'node:crypto';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((res) => srv.close(() => res()));
+  return port;
+}
+
+async function until(pred: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 800; i++) {
+    if (pred()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function webhooksInSandbox(): Promise<
+  Array<{ uuid: string; url: string; events: string[] }>
+> {
+  const res = await sb.api('/webhooks?limit=100');
+  const body = (await res.json()) as {
+    _embedded: { items: Array<{ uuid: string; url: string; events: string[] }> };
+  };
+  return body._embedded.items;
+}
+
+function start(argv: string[], env: Record<string, string>) {
+  const ac = new AbortController();
+  const io = createBufferIO({ env });
+  let exit: number | undefined;
+  const done = runCli(['webhooks', 'listen', ...argv], { io, env, signal: ac.signal }).then(
+    (c) => (exit = c),
+  );
+  return { ac, io, done, exited: () => exit };
+}
+
+async function book(): Promise<void> {
+  const types = (await (await sb.api('/users/me/meeting-types')).json()) as {
+    _embedded: { items: Array<{ uuid: string }> };
+  };
+  const link = (await (
+    await sb.api('/single-use-link', {
+      method: 'POST',
+      body: JSON.stringify({ meeting_type_uuid: types._embedded.items[0]!.uuid }),
+    })
+  ).json()) as { code: string };
+  const booked = await sb.api('/_sandbox/book', {
+    method: 'POST',
+    body: JSON.stringify({ code: link.code }),
+  });
+  expect(booked.status).toBe(201);
+}
+
+describe('sched webhooks listen --register', () => {
+  it('subscribes for its lifetime, verifies real deliveries, and deletes the webhook on Ctrl-C', async () => {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/hook`;
+    const l = start(
+      [
+        '--json',
+        '--port',
+        String(port),
+        '--register',
+        publicUrl,
+        '--event',
+        'meetingScheduled',
+        '--event',
+        'meetingCancelled',
+      ],
+      { ...sb.env },
+    );
+    await until(() => /ready/.test(l.io.stderrText()) || l.exited() !== undefined, 'the listener');
+    expect(l.io.stderrText()).toMatch(
+      /registered webhook [0-9a-f-]{36} for http:\/\/127\.0\.0\.1:\d+\/hook \(meetingScheduled, meetingCancelled\)/,
+    );
+    expect(l.io.stderrText()).toMatch(/verifying signatures with a generated secret/);
+    // The generated secret is not shown when nothing is forwarded.
+    expect(l.io.stderrText()).not.toMatch(/signing secret/);
+    const hooks = await webhooksInSandbox();
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({
+      url: publicUrl,
+      events: ['meetingScheduled', 'meetingCancelled'],
+    });
+
+    await book();
+    await until(() => l.io.stdoutText().includes('\n'), 'the delivery');
+    const rec = JSON.parse(l.io.stdoutText().split('\n')[0]!) as Record<string, unknown>;
+    expect(rec).toMatchObject({
+      event: 'meetingScheduled',
+      signature: 'valid',
+      duplicate: false,
+      path: '/hook',
+    });
+
+    l.ac.abort('SIGINT');
+    expect(await l.done).toBe(130);
+    expect(l.io.stderrText()).toMatch(
+      new RegExp(`stopped listening .* after 1 delivery; deleted webhook ${hooks[0]!.uuid}\\n$`),
+    );
+    expect(await webhooksInSandbox()).toEqual([]);
+  });
+
+  it('uses the given secret, and deletes the webhook on SIGTERM too', async () => {
+    const port = await freePort();
+    const l = start(['--port', String(port), '--register', `http://127.0.0.1:${port}/`], {
+      ...sb.env,
+      SCHED_WEBHOOK_SECRET: 'given-secret-123',
+    });
+    await until(() => /ready/.test(l.io.stderrText()) || l.exited() !== undefined, 'the listener');
+    expect(l.io.stderrText()).toMatch(/from SCHED_WEBHOOK_SECRET/);
+    expect(await webhooksInSandbox()).toHaveLength(1);
+    await book();
+    await until(() => /signature valid/.test(l.io.stdoutText()), 'a valid delivery');
+    l.ac.abort('SIGTERM');
+    expect(await l.done).toBe(143);
+    expect(await webhooksInSandbox()).toEqual([]);
+  });
+
+  it('with --forward-to, shows the generated secret once so the app behind can verify', async () => {
+    const app = await startReceiver('/app');
+    try {
+      const port = await freePort();
+      const l = start(
+        [
+          '--port',
+          String(port),
+          '--register',
+          `http://127.0.0.1:${port}/`,
+          '--forward-to',
+          app.url,
+        ],
+        { ...sb.env },
+      );
+      await until(
+        () => /ready/.test(l.io.stderrText()) || l.exited() !== undefined,
+        'the listener',
+      );
+      const secret = /signing secret \(shown once.*\): (\S+)/.exec(l.io.stderrText())?.[1];
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await book();
+      const got = (await app.waitFor(1))[0]!;
+      const expected = createHmac('sha256', secret!).update(got.body).digest('base64');
+      expect(got.headers['webhook-signature']).toBe(expected);
+      l.ac.abort('SIGINT');
+      expect(await l.done).toBe(130);
+      expect(await webhooksInSandbox()).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('exits with the API error and leaves nothing behind when registration fails', async () => {
+    const port = await freePort();
+    const l = start(['--port', String(port), '--register', `http://127.0.0.1:${port}/`], {
+      ...sb.env,
+      SCHED_API_KEY: 'wrong-key',
+    });
+    expect(await l.done).toBe(4);
+    expect(l.io.stderrText()).not.toMatch(/registered webhook [0-9a-f]/);
+    expect(l.io.stderrText()).toMatch(/the API rejected the key/);
+    expect(await webhooksInSandbox()).toEqual([]);
+    // The port was released.
+    const srv = createServer();
+    await new Promise<void>((res, rej) => {
+      srv.once('error', rej);
+      srv.listen(port, '127.0.0.1', res);
+    });
+    srv.close();
+  });
+});
