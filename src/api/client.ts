@@ -118,14 +118,6 @@ export const RETRY: RetryPolicy = {
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
-/** Masks a secret for display: "****" plus at most the last 4 characters, fewer for short keys. */
-export function maskKey(key: string | undefined): string {
-  if (!key) return '';
-  // Showing 4 of a 6-character key would reveal most of it: short keys show less or nothing.
-  const visible = key.length >= 16 ? 4 : key.length >= 10 ? 2 : 0;
-  return '****' + (visible > 0 ? key.slice(-visible) : '');
-}
-
 /** Percent-encodes query pairs; the brackets of `sorting[name]` stay literal like the API docs. */
 export function encodeQuery(query: Array<[string, string]> | undefined): string {
   if (!query || query.length === 0) return '';

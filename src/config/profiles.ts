@@ -46,6 +46,14 @@ export const KNOWN_BASE_URLS: ReadonlyArray<{ name: string; url: string; descrip
   { name: 'Local sandbox', url: SANDBOX_BASE_URL, description: 'started with `sched sandbox`' },
 ];
 
+/** Masks a secret for display: "****" plus at most the last 4 characters, fewer for short keys. */
+export function maskKey(key: string | undefined): string {
+  if (!key) return '';
+  // Showing 4 of a 6-character key would reveal most of it: short keys show less or nothing.
+  const visible = key.length >= 16 ? 4 : key.length >= 10 ? 2 : 0;
+  return '****' + (visible > 0 ? key.slice(-visible) : '');
+}
+
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string): void {

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createApiClient,
   encodeQuery,
-  maskKey,
   parseRetryAfter,
   type ApiClient,
   type ApiClientOptions,
@@ -596,13 +595,6 @@ describe('verbose, abort, proxy', () => {
 });
 
 describe('helpers', () => {
-  it('maskKey shows at most the last 4 characters, fewer for short keys', () => {
-    expect(maskKey('abcdefghijklmnopqrstuvwxyz')).toBe('****wxyz');
-    expect(maskKey('abcdefghijkl')).toBe('****kl');
-    expect(maskKey('abcdef')).toBe('****');
-    expect(maskKey('')).toBe('');
-  });
-
   it('encodeQuery keeps brackets of names literal and encodes everything else', () => {
     expect(encodeQuery([['sorting[name]', 'asc']])).toBe('?sorting[name]=asc');
     expect(encodeQuery([['x', '[v]']])).toBe('?x=%5Bv%5D');

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   configDir,
   DEFAULT_BASE_URL,
+  maskKey,
   openConfig,
   type ConfigStore,
 } from '../../src/config/profiles.js';
@@ -144,6 +145,13 @@ describe('config store', () => {
     expect(() => store.setProfile('default', { apiKey: 'k' })).toThrow(
       /cannot create the config directory/,
     );
+  });
+
+  it('maskKey shows at most the last 4 characters, fewer for short keys', () => {
+    expect(maskKey('abcdefghijklmnopqrstuvwxyz')).toBe('****wxyz');
+    expect(maskKey('abcdefghijkl')).toBe('****kl');
+    expect(maskKey('abcdef')).toBe('****');
+    expect(maskKey('')).toBe('');
   });
 
   it('uses the platform directory for "sched" without a "-nodejs" suffix', () => {

@@ -1,11 +1,133 @@
-// PLACEHOLDER: replaced by the issue that implements `sched auth login`.
+// sched auth login [--with-key] — choose the base URL, take the key (masked prompt, or stdin
+// with --with-key), check it against the API, and store the profile only if it is accepted.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { normalizeBaseUrl } from '../../context.js';
+import { AuthError, isSchedError, NotFoundError, UsageError } from '../../errors.js';
+import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
+import type { Choice } from '../../prompt.js';
+
+const MAX_KEY_BYTES = 16 * 1024;
+
+async function readKeyFromStdin(ctx: Context): Promise<string> {
+  if (ctx.io.stdinIsTTY) {
+    throw new UsageError('--with-key reads the API key from stdin, which is a terminal here', {
+      hint: 'pipe it in: printf %s "$SCHED_KEY" | sched auth login --with-key (or drop --with-key to be asked)',
+    });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.io.stdin) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += b.length;
+    if (size > MAX_KEY_BYTES) throw new UsageError('stdin holds far more than an API key');
+    chunks.push(b);
+  }
+  // Keys never contain whitespace: trimming forgives `echo "$KEY" |` and CRLF files.
+  const key = Buffer.concat(chunks).toString('utf8').trim();
+  if (!key) {
+    throw new UsageError('no API key on stdin', {
+      hint: 'printf %s "$SCHED_KEY" | sched auth login --with-key',
+    });
+  }
+  if (/\s/.test(key))
+    throw new UsageError('the API key read from stdin contains whitespace; pipe only the key');
+  return key;
+}
+
+async function chooseBaseUrl(ctx: Context, current: string): Promise<string> {
+  const prompter = await ctx.prompter();
+  const CUSTOM = '\u0000custom';
+  const choices: Choice<string>[] = KNOWN_BASE_URLS.map((k) => ({
+    name: `${k.name}  ${k.url}${k.url === current ? '  (current)' : ''}`,
+    value: k.url,
+    description: k.description,
+  }));
+  if (!KNOWN_BASE_URLS.some((k) => k.url === current)) {
+    choices.unshift({ name: `${current}  (current)`, value: current });
+  } else {
+    // The current one first, so Enter keeps it.
+    choices.sort((a, b) => Number(b.value === current) - Number(a.value === current));
+  }
+  choices.push({ name: 'Custom URL…', value: CUSTOM, description: 'any other address of the API' });
+  const picked = await prompter.select('Which service?', choices);
+  if (picked !== CUSTOM) return picked;
+  const raw = await prompter.input('Base URL of the API (e.g. https://example.com/api)', {
+    validate: (v) => {
+      try {
+        normalizeBaseUrl(v, 'the prompt');
+        return true;
+      } catch (e) {
+        return e instanceof Error ? e.message : 'invalid URL';
+      }
+    },
+  });
+  return normalizeBaseUrl(raw, 'the prompt');
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched auth login` is not implemented yet');
+  const withKey = flags.withKey === true;
+  const profile = ctx.globals.profile;
+  checkProfileName(profile);
+  const interactive = !withKey && ctx.io.canPrompt();
+  if (!withKey && !interactive) {
+    throw new UsageError('cannot ask for the API key: no terminal (or --no-input)', {
+      hint: 'pipe the key in with --with-key: printf %s "$SCHED_KEY" | sched auth login --with-key',
+    });
+  }
+
+  const creds = await ctx.credentials();
+  let baseUrl = creds.baseUrl;
+  if (interactive && ctx.globals.baseUrl === undefined) {
+    baseUrl = await chooseBaseUrl(ctx, creds.baseUrl);
+  }
+
+  let key: string;
+  if (withKey) {
+    key = await readKeyFromStdin(ctx);
+  } else {
+    const prompter = await ctx.prompter();
+    key = (
+      await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
+        validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
+      })
+    ).trim();
+  }
+
+  // Check before storing: a key the API rejects is never written.
+  const client = await ctx.apiFor(baseUrl, key);
+  const { listMeetingTypes } = await import('../../api/endpoints.js');
+  try {
+    await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
+  } catch (e) {
+    if (e instanceof AuthError) {
+      throw new AuthError(`${e.message}; nothing was stored`, {
+        hint: `check the key on your account's Integrations page, and the base URL (${baseUrl})`,
+      });
+    }
+    if (e instanceof NotFoundError) {
+      throw new NotFoundError(`${e.message}; nothing was stored`, {
+        hint: `${baseUrl} does not look like the API: the base URL usually ends in /api`,
+      });
+    }
+    if (isSchedError(e) && e.exitCode !== 130 && e.exitCode !== 143)
+      e.details.push('nothing was stored');
+    throw e;
+  }
+
+  const store = await ctx.config();
+  store.setProfile(profile, { baseUrl, apiKey: key });
+  ctx.io.err(
+    `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (key ${maskKey(key)}), saved in ${store.path}`,
+  );
+  if (ctx.env.SCHED_API_KEY && ctx.env.SCHED_API_KEY !== key) {
+    ctx.io.err('note: SCHED_API_KEY is set in the environment and overrides the stored key');
+  }
+  if (ctx.globals.output === 'json') {
+    const { renderObject } = await import('../../output/render.js');
+    await renderObject(ctx.io, { profile, baseUrl }, { format: 'json', columns: [] });
+  }
 }

@@ -1,11 +1,24 @@
-// PLACEHOLDER: replaced by the issue that implements `sched auth logout`.
+// sched auth logout — removes the stored key of the profile (its base URL stays).
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
   _flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched auth logout` is not implemented yet');
+  const profile = ctx.globals.profile;
+  const store = await ctx.config();
+  const removed = store.deleteKey(profile);
+  ctx.io.err(
+    removed
+      ? `${ctx.io.colorErr.green('✓')} Removed the API key of profile "${profile}" from ${store.path}`
+      : `No API key is stored for profile "${profile}"; nothing to remove`,
+  );
+  if (ctx.env.SCHED_API_KEY) {
+    ctx.io.err('note: SCHED_API_KEY is still set in the environment; unset it to log out fully');
+  }
+  if (ctx.globals.output === 'json') {
+    const { renderObject } = await import('../../output/render.js');
+    await renderObject(ctx.io, { profile, removed }, { format: 'json', columns: [] });
+  }
 }

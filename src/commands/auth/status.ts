@@ -1,11 +1,81 @@
-// PLACEHOLDER: replaced by the issue that implements `sched auth status`.
+// sched auth status — profile, base URL, where the key comes from, the key masked, and
+// whether the API accepts it. Exit 4 when there is no key or the API rejects it.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { AuthError, isSchedError } from '../../errors.js';
+import { maskKey } from '../../config/profiles.js';
+import type { Column } from '../../output/render.js';
+
+export interface AuthStatus {
+  profile: string;
+  baseUrl: string;
+  keySource: 'env' | 'profile' | null;
+  key: string | null;
+  /** null when the check could not be made (network error). */
+  valid: boolean | null;
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
   _flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched auth status` is not implemented yet');
+  const creds = await ctx.credentials();
+  const status: AuthStatus = {
+    profile: creds.profile,
+    baseUrl: creds.baseUrl,
+    keySource: creds.keySource ?? null,
+    key: creds.apiKey ? maskKey(creds.apiKey) : null,
+    valid: false,
+  };
+
+  let failure: unknown;
+  if (creds.apiKey) {
+    const client = await ctx.api();
+    const { listMeetingTypes } = await import('../../api/endpoints.js');
+    try {
+      await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
+      status.valid = true;
+    } catch (e) {
+      failure = e;
+      if (e instanceof AuthError) status.valid = false;
+      else if (isSchedError(e) && (e.exitCode === 130 || e.exitCode === 143)) throw e;
+      else status.valid = null;
+    }
+  }
+
+  const sourceText = (s: AuthStatus): string => {
+    if (s.keySource === 'env') {
+      return creds.envOverridesProfileKey
+        ? `env SCHED_API_KEY (overrides the key stored in profile "${s.profile}")`
+        : 'env SCHED_API_KEY';
+    }
+    return s.keySource === 'profile' ? `profile "${s.profile}"` : 'none';
+  };
+  const columns: Column<AuthStatus>[] = [
+    { key: 'profile', header: 'Profile', value: (s) => s.profile, style: 'bold' },
+    { key: 'baseUrl', header: 'Base URL', value: (s) => s.baseUrl },
+    {
+      key: 'keySource',
+      header: 'Key from',
+      value: (s) => (ctx.io.stdoutIsTTY ? sourceText(s) : s.keySource),
+    },
+    { key: 'key', header: 'Key', value: (s) => s.key ?? (ctx.io.stdoutIsTTY ? '(none)' : '') },
+    {
+      key: 'valid',
+      header: 'Accepted',
+      value: (s) =>
+        s.valid === true ? 'yes' : s.valid === false ? (s.key ? 'no' : '') : 'unknown',
+      style: status.valid ? 'green' : 'yellow',
+    },
+  ];
+  const { renderObject } = await import('../../output/render.js');
+  await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
+
+  if (creds.envOverridesProfileKey) {
+    ctx.io.err(`note: SCHED_API_KEY overrides the key stored in profile "${creds.profile}"`);
+  }
+  if (!creds.apiKey) {
+    throw new AuthError(`no API key for profile "${creds.profile}"`);
+  }
+  if (failure) throw failure;
 }

@@ -1,11 +1,39 @@
-// PLACEHOLDER: replaced by the issue that implements `sched profiles ls`.
+// sched profiles ls — every stored profile: name, base URL, whether a key is stored, and
+// which one is current (--profile / SCHED_PROFILE / "default").
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { DEFAULT_BASE_URL } from '../../config/profiles.js';
+import type { Column } from '../../output/render.js';
+
+export interface ProfileRow {
+  name: string;
+  baseUrl: string;
+  hasKey: boolean;
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
   _flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched profiles ls` is not implemented yet');
+  const store = await ctx.config();
+  const current = ctx.globals.profile;
+  const rows: ProfileRow[] = Object.entries(store.listProfiles())
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => ({
+      name,
+      baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
+      hasKey: Boolean(p.apiKey),
+    }));
+
+  const columns: Column<ProfileRow>[] = [
+    { key: 'current', header: ' ', value: (r) => (r.name === current ? '*' : ''), style: 'green' },
+    { key: 'name', header: 'NAME', value: (r) => r.name, style: 'bold' },
+    { key: 'baseUrl', header: 'BASE URL', value: (r) => r.baseUrl },
+    { key: 'hasKey', header: 'KEY', value: (r) => (r.hasKey ? 'yes' : 'no') },
+  ];
+  const { renderList } = await import('../../output/render.js');
+  await renderList(ctx.io, rows, { format: ctx.globals.output, columns });
+  if (rows.length === 0) {
+    ctx.io.err(`No profiles yet (config: ${store.path}); run \`sched auth login\``);
+  }
 }
