@@ -123,8 +123,8 @@ export async function* runBounded<R>(
           fill();
         }
       }
-      if (nextYield >= total) return;
-      if (halted() && inFlight === 0) {
+      if ((nextYield >= total && firstError === undefined) || total === 0) return;
+      if (nextYield >= total || (halted() && inFlight === 0)) {
         // Every started task has settled and been yielded above; the rest never started.
         throw new BoundedStop({
           error: firstError?.error,

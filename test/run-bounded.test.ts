@@ -167,6 +167,27 @@ describe('runBounded', () => {
     expect(c.started.length).toBeLessThanOrEqual(3);
   });
 
+  it('a failure of the very last task still ends in BoundedStop', async () => {
+    const { values, error } = await collect(
+      runBounded(
+        3,
+        async (i) => {
+          if (i === 2) throw new Error('last');
+          return i;
+        },
+        { concurrency: 1 },
+      ),
+    );
+    expect(values).toEqual([0, 1]);
+    expect((error as BoundedStop).failed).toBe(1);
+    expect((error as BoundedStop).notStarted).toBe(0);
+    const one = await collect(
+      runBounded(1, () => Promise.reject(new Error('x')), { concurrency: 1 }),
+    );
+    expect(one.values).toEqual([]);
+    expect(one.error).toBeInstanceOf(BoundedStop);
+  });
+
   it('reports progress after each task and handles zero tasks', async () => {
     const seen: number[] = [];
     await collect(

@@ -23,6 +23,14 @@ export function pageFlags(flags: Record<string, unknown>): PageFlags {
   return { page, limit: flags.limit as number | undefined, all };
 }
 
+/**
+ * --quiet prints bare values in place of the table; an explicit machine format (--json, -o
+ * ndjson/csv) wins over it, since asking for one means wanting it.
+ */
+export function quietOutput(ctx: Context): boolean {
+  return ctx.globals.quiet && ctx.globals.output === 'table';
+}
+
 export interface ListingSpec<T> {
   columns: readonly Column<T>[];
   /** The value --quiet prints, one per line. */
@@ -43,7 +51,7 @@ export async function printListing<T>(
   spec: ListingSpec<T>,
 ): Promise<void> {
   const { io, globals } = ctx;
-  const n = globals.quiet
+  const n = quietOutput(ctx)
     ? await renderLines(io, { pages: itemPages(listing, spec.quietValue) })
     : await renderList(
         io,
@@ -63,7 +71,7 @@ export async function printListing<T>(
         `Page ${page} is past the last page (${stats.pages === 0 ? `there are no ${plural}` : `there ${stats.pages === 1 ? 'is 1 page' : `are ${stats.pages} pages`}`}).`,
       ),
     );
-  } else if (n === 0 && globals.output === 'table' && !globals.quiet) {
+  } else if (n === 0 && globals.output === 'table' && !quietOutput(ctx)) {
     io.err(`No ${plural} found.`);
   }
   if (!flags.all && stats.morePages) {

@@ -1,0 +1,302 @@
+// `sched link create` in-process against the sandbox (and a scripted fault server for failures
+// and Ctrl-C part-way): output shapes, slug resolution, exactly how many links were minted.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSched, type RunOptions } from '../helpers/run.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import type { Choice, Prompter } from '../../src/prompt.js';
+
+const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // seeded "intro-call"
+const DISCOVERY = 'a7c3e1f0-52d4-4b6a-8e9f-0a1b2c3d4e5f'; // seeded "discovery-session"
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+let sb: TestSandbox;
+let config: string;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  config = await mkdtemp(path.join(tmpdir(), 'sched-link-'));
+});
+afterAll(async () => {
+  await sb.close();
+  await rm(config, { recursive: true, force: true });
+});
+beforeEach(() => {
+  sb.requests.length = 0;
+  sb.state.links.clear();
+});
+
+function link(args: string[], opts: RunOptions = {}) {
+  return runSched(['link', 'create', ...args], {
+    ...opts,
+    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
+  });
+}
+
+const posts = () => sb.requests.filter((r) => r.method === 'POST');
+const lines = (s: string) => s.trimEnd().split('\n').filter(Boolean);
+
+/** The meeting type each printed URL was minted for, from the sandbox's own records. */
+function typeOf(url: string): string {
+  const code = url.split('/s/')[1]!;
+  return sb.state.links.get(code)!.meeting_type_uuid;
+}
+
+describe('sched link create', () => {
+  it('by UUID: one POST, the URL alone on stdout, nothing looked up', async () => {
+    const r = await link([INTRO]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/\S+\n$/);
+    expect(r.stderr).toBe('');
+    expect(sb.requests.map((q) => q.method)).toEqual(['POST']);
+    expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
+    expect(typeOf(r.stdout.trim())).toBe(INTRO);
+  });
+
+  it('by slug: resolved through the meeting-type list', async () => {
+    const r = await link(['intro-call']);
+    expect(r.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
+    expect(sb.requests[0]!.method).toBe('GET');
+  });
+
+  it('several types and --count: one listing for all slugs, N POSTs each, output in argument order', async () => {
+    const r = await link(['discovery-session', INTRO, 'intro-call', '--count', '4']);
+    expect(r.code).toBe(0);
+    const urls = lines(r.stdout);
+    expect(urls).toHaveLength(12);
+    expect(new Set(urls).size).toBe(12);
+    expect(posts()).toHaveLength(12);
+    expect(sb.requests.filter((q) => q.method === 'GET')).toHaveLength(1);
+    expect(urls.map(typeOf)).toEqual([
+      ...Array(4).fill(DISCOVERY),
+      ...Array(4).fill(INTRO),
+      ...Array(4).fill(INTRO),
+    ]);
+    expect(sb.state.links.size).toBe(12);
+  });
+
+  it('--count 50 --concurrency 3: exactly 50 links, no duplicates, in order', async () => {
+    const r = await link([INTRO, '--count', '50', '--concurrency', '3']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(50);
+    expect(new Set(lines(r.stdout)).size).toBe(50);
+    expect(posts()).toHaveLength(50);
+    expect(sb.state.links.size).toBe(50);
+  });
+
+  it('--json with one link: the {code,url} object exactly as the API returned it', async () => {
+    const r = await link([INTRO, '--json']);
+    expect(r.code).toBe(0);
+    const obj = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(obj).sort()).toEqual(['code', 'url']);
+    expect(obj.url).toBe(`${sb.publicUrl}/s/${obj.code}`);
+  });
+
+  it('--json with more than one link: an array', async () => {
+    const r = await link([INTRO, DISCOVERY, '--json']);
+    const arr = JSON.parse(r.stdout) as Array<{ code: string; url: string }>;
+    expect(arr).toHaveLength(2);
+    expect(arr.map((l) => typeOf(l.url))).toEqual([INTRO, DISCOVERY]);
+    const three = await link([INTRO, '--count', '3', '--json']);
+    expect(JSON.parse(three.stdout)).toHaveLength(3);
+  });
+
+  it('-o ndjson: one API object per line; -o csv: type, uuid, url, code', async () => {
+    const n = await link([INTRO, '--count', '2', '-o', 'ndjson']);
+    expect(lines(n.stdout).map((l) => Object.keys(JSON.parse(l)).sort())).toEqual([
+      ['code', 'url'],
+      ['code', 'url'],
+    ]);
+    const c = await link(['intro-call', '--count', '2', '-o', 'csv']);
+    const rows = c.stdout.split('\r\n');
+    expect(rows[0]).toBe('meeting_type,meeting_type_uuid,url,code');
+    expect(rows[1]).toMatch(new RegExp(`^intro-call,${INTRO},http://\\S+/s/(\\S+),\\S+$`));
+    expect(rows).toHaveLength(4);
+  });
+
+  it('--quiet and a terminal still print bare URLs, one per line', async () => {
+    for (const opts of [{ tty: true }, {}]) {
+      const r = await link([INTRO, '--count', '2', '-q'], opts);
+      expect(lines(r.stdout).every((l) => /^http:\/\/\S+\/s\/\S+$/.test(l))).toBe(true);
+    }
+    const t = await link([INTRO], { tty: true });
+    expect(t.stdout).toMatch(/^http:\/\/\S+\/s\/\S+\n$/);
+  });
+
+  it('a progress counter on stderr only when stderr is a terminal and stdout is not', async () => {
+    const r = await link([INTRO, '--count', '30'], { tty: true, stdoutIsTTY: false });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Creating links 30/30');
+    expect(lines(r.stdout)).toHaveLength(30);
+    expect(r.stdout).not.toContain('\r');
+    const piped = await link([INTRO, '--count', '30']);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('an unknown slug is exit 2 naming it, with suggestions, and nothing is created', async () => {
+    const r = await link(['intro', 'nope-nothing']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no meeting type with slug "intro", "nope-nothing"/);
+    expect(r.stderr).toContain('did you mean "intro-call"?');
+    expect(r.stdout).toBe('');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('a UUID the API does not know: exit 2 with the field message, stdout empty', async () => {
+    const r = await link([MISSING]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(MISSING);
+    expect(r.stderr).toMatch(/meetingTypeUuid/);
+    expect(r.stdout).toBe('');
+    const many = await link([MISSING, '--count', '3']);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toContain('no links were created (3 asked for)');
+  });
+
+  it('no argument without a terminal: exit 2, no request at all', async () => {
+    const r = await link([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('give a meeting-type UUID or slug');
+    expect(sb.requests).toHaveLength(0);
+    const noInput = await link(['--no-input'], { tty: true });
+    expect(noInput.code).toBe(2);
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('no argument on a terminal: a pick list of meeting types (name, duration, slug)', async () => {
+    let offered: Choice<unknown>[] = [];
+    const prompter = fakePrompter({
+      select: async <T>(_m: string, choices: Choice<T>[]) => {
+        offered = choices;
+        return choices.find((c) => String(c.name).includes('discovery-session'))!.value;
+      },
+    });
+    const r = await link(['--count', '2'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(offered).toHaveLength(sb.state.meetingTypes.length);
+    expect(offered.map((c) => c.name)).toContain('Discovery session · 45 min · discovery-session');
+    expect(lines(r.stdout).map(typeOf)).toEqual([DISCOVERY, DISCOVERY]);
+  });
+});
+
+describe('sched link create with ambiguous slugs', () => {
+  let dup: TestSandbox;
+  beforeAll(async () => {
+    dup = await startTestSandbox({
+      meetingTypes: [
+        { name: 'Call A', slug: 'call', uuid: '11111111-1111-4111-8111-111111111111' },
+        { name: 'Call B', slug: 'call', uuid: '22222222-2222-4222-8222-222222222222' },
+      ],
+    });
+  });
+  afterAll(() => dup.close());
+
+  it('exit 2 naming the slug and listing the candidate UUIDs; nothing created', async () => {
+    const r = await runSched(['link', 'create', 'call'], {
+      env: { ...dup.env, SCHED_CONFIG_DIR: config },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ambiguous meeting-type slug "call"');
+    expect(r.stderr).toContain('11111111-1111-4111-8111-111111111111');
+    expect(r.stderr).toContain('22222222-2222-4222-8222-222222222222');
+    expect(dup.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('sched link create cut short', () => {
+  let srv: FaultServer;
+  beforeAll(async () => {
+    srv = await startFaultServer();
+  });
+  afterAll(() => srv.close());
+  beforeEach(() => srv.clear());
+
+  const env = () => ({ SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config });
+  const minted = (n: number) => ({ code: `c${n}`, url: `https://book.example/s/c${n}` });
+
+  it('a failure part-way: every link minted is printed, the error says how many, exit 1', async () => {
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      return n <= 5 ? f.json(200, minted(n)) : f.json(500, { message: 'boom' });
+    });
+    const r = await runSched(['link', 'create', INTRO, '--count', '10', '--concurrency', '1'], {
+      env: env(),
+    });
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([1, 2, 3, 4, 5].map((i) => minted(i).url));
+    expect(r.stderr).toMatch(/created 5 of 10 links \(printed on stdout\)/);
+    expect(r.stderr).toMatch(/the other 5 links were not created \(1 failed, 4 not attempted\)/);
+    expect(srv.count('POST')).toBe(6);
+  });
+
+  it('with --json the partial result is still a valid array', async () => {
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      return n <= 3 ? f.json(200, minted(n)) : f.json(500, { message: 'boom' });
+    });
+    const r = await runSched(
+      ['link', 'create', INTRO, '--count', '10', '--concurrency', '1', '--json'],
+      { env: env() },
+    );
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([minted(1), minted(2), minted(3)]);
+  });
+
+  it('with requests in flight, those that succeed after the failure are printed too', async () => {
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      return n === 3 ? f.json(500, { message: 'boom' }) : f.delay(20, f.json(200, minted(n)));
+    });
+    const r = await runSched(['link', 'create', INTRO, '--count', '40', '--concurrency', '4'], {
+      env: env(),
+    });
+    expect(r.code).toBe(1);
+    const printed = lines(r.stdout);
+    expect(printed).toHaveLength(srv.count('POST') - 1);
+    const m = /created (\d+) of 40 links/.exec(r.stderr);
+    expect(Number(m![1])).toBe(printed.length);
+  });
+
+  it('Ctrl-C: no new request starts, links of requests in flight are printed, exit 130', async () => {
+    const ac = new AbortController();
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      if (n === 6) ac.abort('SIGINT');
+      return f.delay(10, f.json(200, minted(n)));
+    });
+    const r = await runSched(['link', 'create', INTRO, '--count', '100', '--concurrency', '4'], {
+      env: env(),
+      signal: ac.signal,
+    });
+    expect(r.code).toBe(130);
+    const printed = lines(r.stdout);
+    // Every request that reached the server minted a link, and every such link was printed.
+    expect(printed).toHaveLength(srv.count('POST'));
+    expect(srv.count('POST')).toBeLessThan(12);
+    expect(r.stderr).toContain(`interrupted: created ${printed.length} of 100 links`);
+    expect(r.stderr).toContain(`the other ${100 - printed.length} links were not created`);
+  });
+});
+
+function fakePrompter(over: Partial<Prompter>): Prompter {
+  const no = () => {
+    throw new Error('unexpected prompt');
+  };
+  return {
+    select: no,
+    checkbox: no,
+    input: no,
+    password: no,
+    confirm: no,
+    ...over,
+  } as Prompter;
+}
