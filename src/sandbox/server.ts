@@ -12,6 +12,7 @@ import {
   listMeetingTypes,
   listWebhooks,
 } from './api.js';
+import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore, SandboxLogEvent } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
 import {
@@ -29,8 +30,7 @@ import { pageRoutes } from './page.js';
 import { meetingTypesFromInput, seedMeetingTypes, type MeetingTypeInput } from './seed.js';
 import { loadStateFile, SandboxState, StatePersister } from './state.js';
 
-/** The key a sandbox accepts unless told otherwise. Documented; not a secret. */
-export const DEFAULT_SANDBOX_API_KEY = 'sandbox_test_key';
+export { DEFAULT_SANDBOX_API_KEY };
 export const DEFAULT_SERVICE_NAME = 'SimplyMeet.me';
 export const DEFAULT_HOST_TIMEZONE = 'Europe/Berlin';
 /** Request bodies larger than this are answered 413. */

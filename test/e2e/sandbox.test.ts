@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, spawnSched } from '../helpers/run.js';
+import { startReceiver } from '../sandbox/receiver.js';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -192,5 +193,51 @@ describe('sched sandbox (binary)', () => {
     ).json()) as { total: number; pages: number };
     expect(env).toMatchObject({ total: 1234, pages: 13 });
     expect(await stop(r)).toBe(0);
+  });
+
+  it('books, cancels and logs each delivery with the receiver status on its stderr', async () => {
+    const rx = await startReceiver({ statuses: [500] });
+    try {
+      const r = await startBinary(['sandbox', '--port', '0', '--json']);
+      const a = JSON.parse(r.firstLine) as { baseUrl: string; apiKey: string };
+      const headers = { 'x-api-key': a.apiKey, 'content-type': 'application/json' };
+      await fetch(`${a.baseUrl}/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: rx.url, events: ['meetingScheduled', 'meetingCancelled'] }),
+      });
+      const link = (await (
+        await fetch(`${a.baseUrl}/single-use-link`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ meeting_type_uuid: '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c' }),
+        })
+      ).json()) as { url: string };
+      const env = { SCHED_BASE_URL: a.baseUrl, SCHED_API_KEY: a.apiKey, SCHED_CONFIG_DIR: dir };
+      const booked = await spawnSched(['sandbox', 'book', link.url, '-q'], { env });
+      expect(booked.code).toBe(0);
+      const uuid = booked.stdout.trim();
+      const cancelled = await spawnSched(['sandbox', 'cancel', uuid, '--json'], { env });
+      expect(cancelled.code).toBe(0);
+      expect((JSON.parse(cancelled.stdout) as { uuid: string }).uuid).toBe(uuid);
+      await rx.waitFor(3);
+      // Stop only once the sandbox has seen every answer (a stop aborts deliveries in flight).
+      for (let i = 0; i < 200; i++) {
+        const d = (await (await fetch(`${a.baseUrl}/_sandbox/deliveries`, { headers })).json()) as {
+          items: Array<{ state: string }>;
+        };
+        if (d.items.length === 2 && d.items.every((x) => x.state === 'delivered')) break;
+        await new Promise((res) => setTimeout(res, 25));
+      }
+      expect(await stop(r)).toBe(0);
+      const log = r.stderr();
+      expect(log).toMatch(
+        new RegExp(`delivery meetingScheduled -> ${rx.url} attempt 1: HTTP 500, will retry`),
+      );
+      expect(log).toMatch(new RegExp(`delivery meetingScheduled -> ${rx.url} attempt 2: HTTP 200`));
+      expect(log).toMatch(new RegExp(`delivery meetingCancelled -> ${rx.url} attempt 1: HTTP 200`));
+    } finally {
+      await rx.close();
+    }
   });
 });

@@ -1,11 +1,89 @@
-// PLACEHOLDER: replaced by the issue that implements `sched sandbox book`.
+// sched sandbox book <code|url>: does what an invitee does on the link's page — books a meeting
+// through a single-use link in a running sandbox, which spends the link and delivers
+// meetingScheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import {
+  checkIsoTime,
+  controlError,
+  printResult,
+  sandboxClient,
+  type ActionResult,
+} from './shared.js';
+
+interface BookFlags {
+  name?: string;
+  email?: string;
+  at?: string;
+  timezone?: string;
+}
+
+/** The link's code, and its URL when one was given (it names the sandbox). */
+export function parseLinkArg(arg: string | undefined): { code: string; url?: URL } {
+  const v = (arg ?? '').trim();
+  if (/^https?:\/\//i.test(v)) {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      throw new UsageError(`"${v}" is not a valid URL`);
+    }
+    const m = /\/s\/([^/]+)\/?$/.exec(url.pathname);
+    if (!m) {
+      throw new UsageError(`"${v}" is not a single-use link URL`, {
+        hint: 'links look like http://127.0.0.1:4010/s/<code>',
+      });
+    }
+    return { code: decodeURIComponent(m[1]!), url };
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(v)) {
+    throw new UsageError(`"${arg ?? ''}" is neither a link code nor a link URL`, {
+      hint: 'give the code or the URL that `sched link create` printed',
+    });
+  }
+  return { code: v };
+}
+
+function checkTimeZone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+  } catch {
+    throw new UsageError(`--timezone "${tz}" is not a known time zone`, {
+      hint: 'use an IANA name such as Europe/Berlin or America/New_York',
+    });
+  }
+  return tz;
+}
 
 export async function run(
-  _ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
+  ctx: Context,
+  args: string[],
+  rawFlags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched sandbox book` is not implemented yet');
+  const flags = rawFlags as BookFlags;
+  const link = parseLinkArg(args[0]);
+  const body: Record<string, string> = { code: link.code };
+  if (flags.name !== undefined) body.name = flags.name;
+  if (flags.email !== undefined) body.email = flags.email;
+  if (flags.timezone !== undefined) body.timezone = checkTimeZone(flags.timezone);
+  if (flags.at !== undefined) body.at = checkIsoTime(flags.at);
+
+  const client = await sandboxClient(ctx, link.url);
+  let result: ActionResult;
+  try {
+    const res = await client.request<ActionResult>({
+      method: 'POST',
+      path: '/_sandbox/book',
+      body,
+      signal: ctx.signal,
+    });
+    result = res.body;
+  } catch (e) {
+    throw controlError(
+      e,
+      client,
+      `no single-use link "${link.code}" in the sandbox at ${client.baseUrl}`,
+    );
+  }
+  await printResult(ctx, client, `Booked meeting ${result.meeting.uuid}`, result);
 }

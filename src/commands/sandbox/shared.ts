@@ -1,0 +1,178 @@
+// What `sched sandbox book|cancel|reschedule` share: finding the running sandbox, calling its
+// control endpoints, turning its answers into clear errors, and printing the meeting and the
+// webhooks that were notified.
+import type { ApiClient } from '../../api/client.js';
+import type { Meeting } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { renderObject, type Column } from '../../output/render.js';
+import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
+
+export interface Notified {
+  webhook_uuid: string;
+  url: string;
+  event: string;
+  notification_uuid: string;
+  signed: boolean;
+}
+
+export interface ActionResult {
+  meeting: Meeting;
+  notified: Notified[];
+}
+
+interface DeliveryView {
+  notification_uuid: string;
+  url: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: Array<{ attempt: number; status: number | null; error: string | null }>;
+}
+
+const ISO_WITH_OFFSET =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Checks --at locally, so a typo is exit 2 before anything is sent. */
+export function checkIsoTime(value: string, flag = '--at'): string {
+  const v = value.trim();
+  if (!ISO_WITH_OFFSET.test(v) || Number.isNaN(Date.parse(v))) {
+    throw new UsageError(`${flag} "${value}" is not an ISO 8601 time with an offset`, {
+      hint: `e.g. ${flag} 2026-12-01T15:00:00+01:00 or ${flag} 2026-12-01T14:00:00Z`,
+    });
+  }
+  return v;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function checkMeetingUuid(value: string | undefined): string {
+  const v = (value ?? '').trim();
+  if (!UUID.test(v)) {
+    throw new UsageError(`"${value ?? ''}" is not a meeting UUID`, {
+      hint: '`sched sandbox book` prints the UUID of the meeting it creates',
+    });
+  }
+  return v.toLowerCase();
+}
+
+/**
+ * The client for the sandbox to talk to. --base-url / SCHED_BASE_URL win; else a link URL
+ * names its sandbox; else the profile's base URL; else the default sandbox address. A stored
+ * profile key is only sent to the profile's own base URL; elsewhere the key is SCHED_API_KEY
+ * or the documented sandbox key.
+ */
+export async function sandboxClient(ctx: Context, linkUrl?: URL): Promise<ApiClient> {
+  const creds = await ctx.credentials();
+  const envKey = ctx.env.SCHED_API_KEY || undefined;
+  if (creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env') {
+    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY);
+  }
+  if (linkUrl) {
+    return ctx.apiFor(`${linkUrl.origin}/api`, envKey ?? DEFAULT_SANDBOX_API_KEY);
+  }
+  if (creds.baseUrlSource === 'profile') {
+    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY);
+  }
+  return ctx.apiFor(DEFAULT_SANDBOX_BASE_URL, envKey ?? DEFAULT_SANDBOX_API_KEY);
+}
+
+/** Re-words the client's typed errors for a sandbox control call. */
+export function controlError(e: unknown, client: ApiClient, notFound: string): unknown {
+  if (e instanceof NotFoundError) {
+    return new NotFoundError(notFound, {
+      hint: `is ${client.baseUrl} the sandbox that has it? (--base-url or SCHED_BASE_URL choose it)`,
+    });
+  }
+  if (e instanceof UsageError && /\(4(00|22)\)/.test(e.message)) {
+    // The sandbox's own field messages say it best ("…has already been used.").
+    const [first, ...rest] = e.details;
+    if (first) {
+      return new UsageError(first.replace(/^\w+: /, ''), { details: rest, hint: e.hint });
+    }
+  }
+  return e;
+}
+
+const COLUMNS: readonly Column<ActionResult>[] = [
+  { key: 'uuid', header: 'MEETING', value: (r) => r.meeting.uuid },
+  { key: 'state', value: (r) => r.meeting.state },
+  { key: 'meeting_type', header: 'TYPE', value: (r) => r.meeting.event_type?.name, shrink: true },
+  { key: 'invitee', value: (r) => r.meeting.invitee?.full_name, shrink: true },
+  { key: 'email', value: (r) => r.meeting.invitee?.email },
+  { key: 'start', value: (r) => r.meeting.scheduled_at },
+  {
+    key: 'invitee_time',
+    header: 'INVITEE TIME',
+    value: (r) => r.meeting.pretty_scheduled_at_in_invitee_timezone,
+    shrink: true,
+  },
+  { key: 'notified', header: 'WEBHOOKS', value: (r) => r.notified.map((n) => n.url) },
+];
+
+/** Waits briefly for each delivery's first answer, so the user sees what the receivers said. */
+async function firstAnswers(
+  ctx: Context,
+  client: ApiClient,
+  result: ActionResult,
+): Promise<Map<string, DeliveryView>> {
+  const wanted = new Set(result.notified.map((n) => n.notification_uuid));
+  const seen = new Map<string, DeliveryView>();
+  const deadline = Date.now() + 3000;
+  while (!ctx.signal.aborted) {
+    try {
+      const res = await client.request<{ items: DeliveryView[] }>({
+        method: 'GET',
+        path: '/_sandbox/deliveries',
+        query: [['meeting', result.meeting.uuid]],
+        signal: ctx.signal,
+      });
+      for (const d of res.body.items ?? []) {
+        if (wanted.has(d.notification_uuid)) seen.set(d.notification_uuid, d);
+      }
+    } catch {
+      return seen; // The answer is nice to have; the action itself already succeeded.
+    }
+    const answered = [...wanted].every((id) => (seen.get(id)?.attempts.length ?? 0) > 0);
+    if (answered || Date.now() > deadline) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return seen;
+}
+
+function describeDelivery(d: DeliveryView | undefined): string {
+  const last = d?.attempts[d.attempts.length - 1];
+  if (!d || !last) return 'sent, no answer yet';
+  const answer = last.status !== null ? `HTTP ${last.status}` : `no answer (${last.error})`;
+  if (d.state === 'delivered') return answer;
+  return d.state === 'failed' ? `${answer}, gave up` : `${answer}, retrying`;
+}
+
+/** Prints the result: the meeting (stdout) and the notified webhooks with their answers (stderr). */
+export async function printResult(
+  ctx: Context,
+  client: ApiClient,
+  verb: string,
+  result: ActionResult,
+): Promise<void> {
+  const { io, globals } = ctx;
+  if (globals.output === 'json') {
+    await renderObject(io, result.meeting, { format: 'json', columns: [] });
+  } else if (globals.quiet) {
+    await io.out(result.meeting.uuid + '\n');
+  } else {
+    await renderObject(io, result, { format: globals.output, columns: COLUMNS });
+  }
+  if (globals.quiet) return;
+  const event = result.notified[0]?.event;
+  if (result.notified.length === 0) {
+    io.err(`${verb}; no webhook is subscribed to this event, so nothing was delivered.`);
+    return;
+  }
+  const answers = await firstAnswers(ctx, client, result);
+  io.err(
+    `${verb}; ${event} sent to ${result.notified.length} webhook${result.notified.length === 1 ? '' : 's'}:`,
+  );
+  for (const n of result.notified) {
+    const d = answers.get(n.notification_uuid);
+    io.err(`  ${n.url}  ${n.signed ? 'signed' : 'unsigned'}  ${describeDelivery(d)}`);
+  }
+}

@@ -1,0 +1,235 @@
+// `sched sandbox book|cancel|reschedule`, run in-process against a real sandbox, with a real
+// webhook receiver: what the user sees (stdout, stderr, exit code) and what the receiver got.
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runSched, type RunOptions } from '../helpers/run.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // "Intro call", 15 minutes
+
+let sb: TestSandbox;
+let rx: Receiver;
+let config: string;
+
+function sched(argv: string[], opts: RunOptions = {}) {
+  return runSched(argv, { ...opts, env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env } });
+}
+
+async function mintLink(): Promise<{ code: string; url: string }> {
+  const r = await sb.api('/single-use-link', {
+    method: 'POST',
+    body: JSON.stringify({ meeting_type_uuid: INTRO }),
+  });
+  return (await r.json()) as { code: string; url: string };
+}
+
+beforeEach(async () => {
+  sb = await startTestSandbox();
+  rx = await startReceiver();
+  config = await mkdtemp(join(tmpdir(), 'sched-sb-cmd-'));
+  await sb.api('/webhooks', {
+    method: 'POST',
+    body: JSON.stringify({
+      url: rx.url,
+      events: ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'],
+      secret: 'cmd-secret',
+    }),
+  });
+});
+afterEach(async () => {
+  await sb.close();
+  await rx.close();
+  await rm(config, { recursive: true, force: true });
+});
+
+const future = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  d.setUTCHours(14, 0, 0, 0);
+  return d.toISOString().replace('.000Z', 'Z');
+};
+
+describe('sched sandbox book', () => {
+  it('books a link by code: prints the meeting, reports the notified webhook and its answer', async () => {
+    const link = await mintLink();
+    const at = future(7);
+    const r = await sched([
+      'sandbox',
+      'book',
+      link.code,
+      '--name',
+      'Grace Hopper',
+      '--email',
+      'grace@example.com',
+      '--timezone',
+      'America/New_York',
+      '--at',
+      at,
+    ]);
+    expect(r.stderr).toContain('Booked meeting');
+    expect(r.code).toBe(0);
+    // Not a terminal: one tab-separated row, no header.
+    const cols = r.stdout.trimEnd().split('\t');
+    expect(cols[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cols.slice(1, 6)).toEqual([
+      'new',
+      'Intro call',
+      'Grace Hopper',
+      'grace@example.com',
+      at.replace('Z', '+00:00'),
+    ]);
+    expect(cols[7]).toBe(rx.url);
+    expect(r.stderr).toMatch(
+      new RegExp(`meetingScheduled sent to 1 webhook:\\n  ${rx.url}  signed  HTTP 200`),
+    );
+
+    const [got] = await rx.waitFor(1);
+    expect(got!.headers['webhook-signature']).toBe(
+      createHmac('sha256', 'cmd-secret').update(got!.raw).digest('base64'),
+    );
+    const payload = JSON.parse(got!.raw.toString()) as { event: string; data: { uuid: string } };
+    expect(payload.event).toBe('meetingScheduled');
+    expect(payload.data.uuid).toBe(cols[0]);
+  });
+
+  it('--json prints exactly the meeting object', async () => {
+    const link = await mintLink();
+    const r = await sched(['sandbox', 'book', link.url, '--json']);
+    expect(r.code).toBe(0);
+    const meeting = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(meeting.state).toBe('new');
+    expect(meeting).toHaveProperty('pretty_scheduled_at_in_invitee_timezone');
+    expect(meeting).not.toHaveProperty('notified');
+    const stored = (await (
+      await sb.api(`/_sandbox/meetings/${meeting.uuid as string}`)
+    ).json()) as unknown;
+    expect(stored).toEqual(meeting);
+  });
+
+  it('finds the sandbox from a link URL when no base URL is configured', async () => {
+    const link = await mintLink();
+    const r = await runSched(['sandbox', 'book', link.url, '-q'], {
+      env: { SCHED_CONFIG_DIR: config },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(sb.requests.at(-1)!.headers['x-api-key']).toBe('sandbox_test_key');
+  });
+
+  it('refuses a used link with exit 2 and a clear line', async () => {
+    const link = await mintLink();
+    expect((await sched(['sandbox', 'book', link.code])).code).toBe(0);
+    const r = await sched(['sandbox', 'book', link.code]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: The single-use link ${link.code} has already been used.`);
+  });
+
+  it('answers an unknown link with exit 5 naming the link and the sandbox', async () => {
+    const r = await sched(['sandbox', 'book', 'noSuchCode']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(
+      `error: no single-use link "noSuchCode" in the sandbox at ${sb.baseUrl}`,
+    );
+  });
+
+  it.each([
+    [['--at', 'tomorrow']],
+    [['--at', '2026-12-01T10:00']],
+    [['--timezone', 'Mars/Olympus']],
+  ])('rejects %j locally with exit 2, sending nothing', async (extra) => {
+    const link = await mintLink();
+    const before = sb.requests.length;
+    const r = await sched(['sandbox', 'book', link.code, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --(at|timezone) /);
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('rejects something that is neither a code nor a link URL with exit 2', async () => {
+    const r = await sched(['sandbox', 'book', 'https://example.com/not-a-link']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is not a single-use link URL');
+  });
+
+  it('says so when no webhook is subscribed', async () => {
+    const list = (await (await sb.api('/webhooks')).json()) as {
+      _embedded: { items: Array<{ uuid: string }> };
+    };
+    for (const w of list._embedded.items) await sb.api(`/webhooks/${w.uuid}`, { method: 'DELETE' });
+    const r = await sched(['sandbox', 'book', (await mintLink()).code]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('no webhook is subscribed');
+  });
+});
+
+describe('sched sandbox cancel / reschedule', () => {
+  async function bookedUuid(): Promise<string> {
+    const r = await sched(['sandbox', 'book', (await mintLink()).code, '-q', '--at', future(3)]);
+    expect(r.code).toBe(0);
+    await rx.waitFor(1);
+    return r.stdout.trim();
+  }
+
+  it('cancel delivers meetingCancelled and prints the cancelled meeting as JSON', async () => {
+    const uuid = await bookedUuid();
+    const r = await sched(['sandbox', 'cancel', uuid, '--reason', 'Double-booked', '--json']);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(m.uuid).toBe(uuid);
+    expect(m.canceled_at).not.toBeNull();
+    expect(m.cancellation).toMatchObject({ reason: 'Double-booked' });
+    const [, got] = await rx.waitFor(2);
+    expect((JSON.parse(got!.raw.toString()) as { event: string }).event).toBe('meetingCancelled');
+    const again = await sched(['sandbox', 'cancel', uuid]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('error: The meeting is already cancelled.');
+  });
+
+  it('reschedule delivers meetingRescheduled with the new start', async () => {
+    const uuid = await bookedUuid();
+    const at = future(9);
+    const r = await sched(['sandbox', 'reschedule', uuid, '--at', at]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\t')[5]).toBe(at.replace('Z', '+00:00'));
+    expect(r.stderr).toContain('meetingRescheduled sent to 1 webhook');
+    const [, got] = await rx.waitFor(2);
+    const p = JSON.parse(got!.raw.toString()) as { event: string; data: { scheduled_at: string } };
+    expect(p.event).toBe('meetingRescheduled');
+    expect(p.data.scheduled_at).toBe(at.replace('Z', '+00:00'));
+  });
+
+  it('reschedule with an invalid --at is exit 2 before any request', async () => {
+    const before = sb.requests.length;
+    const r = await sched([
+      'sandbox',
+      'reschedule',
+      '4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90',
+      '--at',
+      'next tuesday',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--at "next tuesday" is not an ISO 8601 time');
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('an unknown meeting is exit 5; a malformed uuid is exit 2', async () => {
+    const unknown = await sched(['sandbox', 'cancel', '4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90']);
+    expect(unknown.code).toBe(5);
+    expect(unknown.stderr).toContain(
+      'no meeting 4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90 in the sandbox',
+    );
+    const bad = await sched(['sandbox', 'cancel', 'nope']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('a wrong key is exit 4', async () => {
+    const r = await sched(['sandbox', 'cancel', '4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90'], {
+      env: { SCHED_API_KEY: 'wrong' },
+    });
+    expect(r.code).toBe(4);
+  });
+});
