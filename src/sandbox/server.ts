@@ -12,6 +12,7 @@ import {
   listMeetingTypes,
   listWebhooks,
 } from './api.js';
+import { DEFAULT_SERVICE_NAME } from '../webhooks/delivery.js';
 import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore, SandboxLogEvent } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
@@ -31,7 +32,7 @@ import { meetingTypesFromInput, seedMeetingTypes, type MeetingTypeInput } from '
 import { loadStateFile, SandboxState, StatePersister } from './state.js';
 
 export { DEFAULT_SANDBOX_API_KEY };
-export const DEFAULT_SERVICE_NAME = 'SimplyMeet.me';
+export { DEFAULT_SERVICE_NAME };
 export const DEFAULT_HOST_TIMEZONE = 'Europe/Berlin';
 /** Request bodies larger than this are answered 413. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -317,7 +318,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       let url: URL;
       try {
-        url = new URL(rawUrl, 'http://sandbox.invalid');
+        // Origin-form ("/api/x") is relative to us, even when it starts with "//"; a proxy's
+        // absolute-form ("http://host/api/x") is taken as it is.
+        url = rawUrl.startsWith('/') ? new URL(`http://sandbox.invalid${rawUrl}`) : new URL(rawUrl);
       } catch {
         throw httpError(400, 'Malformed request target.');
       }

@@ -603,6 +603,23 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       expect(answer).toMatch(/^HTTP\/1\.1 400/);
     });
 
+    it('routes a path starting with // as a path, not as another host', async () => {
+      const net = await import('node:net');
+      const u = new URL(sb.baseUrl);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const s = net.connect(Number(u.port), u.hostname, () =>
+          s.write(
+            `GET //evil.example/api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let data = '';
+        s.on('data', (c) => (data += c.toString()));
+        s.on('end', () => resolve(data));
+        s.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 404/);
+    });
+
     it('serves many concurrent requests', async () => {
       const rs = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
