@@ -158,6 +158,7 @@ interface Failure {
     | 'tls'
     | 'proxy'
     | 'too-large'
+    | 'closed'
     | 'other';
   code: string;
   /** True when no byte of the request can have reached the server. */
@@ -197,6 +198,13 @@ function classify(e: unknown, phase: 'connect' | 'body'): Failure {
     return { kind: 'connect-timeout', code, notSent: true, detail: 'connect timed out' };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
     return { kind: 'timeout', code, notSent: false, detail: 'timed out' };
+  if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED')
+    return {
+      kind: 'closed',
+      code,
+      notSent: false,
+      detail: 'the request was cut off: the command is ending',
+    };
   if (TLS_CODES.test(code)) return { kind: 'tls', code, notSent: true, detail: msg };
   if (code === 'UND_ERR_ABORTED' && /proxy/i.test(msg))
     return { kind: 'proxy', code, notSent: true, detail: msg };
@@ -208,12 +216,7 @@ function classify(e: unknown, phase: 'connect' | 'body'): Failure {
       notSent: false,
       detail: 'the connection closed before the whole answer arrived',
     };
-  if (
-    code === 'ECONNRESET' ||
-    code === 'EPIPE' ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'UND_ERR_CLOSED'
-  )
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
     return {
       kind: 'reset',
       code: code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : code,
@@ -625,6 +628,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         return new NetworkError(`the proxy refused the connection to ${host}: ${clean(f.detail)}`, {
           hint: 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
         });
+      case 'closed':
+        return new NetworkError(`${req.method} ${req.path} was cut off: the command is ending`);
       case 'reset':
         return new NetworkError(`the connection to ${host} was reset (${f.code})${after}`, {
           hint: baseHint,
@@ -734,7 +739,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         if (e instanceof UserAbortMarker) throw interrupted(req.signal);
         if (!(e instanceof AttemptError)) throw e;
         const f = e.failure;
-        const transient = !['dns', 'tls', 'too-large', 'proxy'].includes(f.kind);
+        const transient = !['dns', 'tls', 'too-large', 'proxy', 'closed'].includes(f.kind);
         const isTimeout = f.kind === 'timeout' || f.kind === 'connect-timeout';
         let retry = canRetry && (idempotent ? transient : f.notSent && transient);
         if (isTimeout && timeouts >= policy.timeoutRetries) retry = false;
@@ -808,15 +813,43 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     }
   }
 
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+
   return {
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-    request: send,
+    request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+      if (closing) {
+        return Promise.reject(
+          new NetworkError(`${req.method} ${req.path} not sent: the command is ending`),
+        );
+      }
+      const p = send<T>(req);
+      inFlight.add(p);
+      const done = () => inFlight.delete(p);
+      p.then(done, done);
+      return p;
+    },
     onRateLimit(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
-      await Promise.all([direct.close(), proxied?.close()]);
+      // Let requests still in flight finish for up to 2 s, then cut them: a command that is
+      // ending (maybe on an error, with siblings still running) must not hang on them.
+      // (undici's destroy() does not fail requests once close() is pending: decide first.)
+      closing = true;
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
+        ]);
+        clearTimeout(timer);
+      }
+      const dispatchers = [direct, proxied].filter((d): d is Dispatcher => d !== undefined);
+      if (inFlight.size > 0) await Promise.all(dispatchers.map((d) => d.destroy().catch(() => {})));
+      else await Promise.all(dispatchers.map((d) => d.close()));
     },
   };
 }

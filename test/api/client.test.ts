@@ -536,6 +536,20 @@ describe('verbose, abort, proxy', () => {
     expect(e2.exitCode).toBe(130);
   });
 
+  it('close() does not hang on a request still in flight', async () => {
+    srv.on('GET', '/api/webhooks', f.hang());
+    const c = createApiClient({
+      baseUrl: srv.baseUrl,
+      apiKey: KEY,
+      timeoutMs: 60_000,
+      userAgent: 'x',
+    });
+    const pending = c.request({ method: 'GET', path: '/webhooks' }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    await c.close();
+    expect(await pending).toBeInstanceOf(SchedError);
+  });
+
   it('goes through HTTPS_PROXY/HTTP_PROXY from the env it is given', async () => {
     srv.on('GET', '/api/webhooks', f.json(200, envelope([{ uuid: 'via-proxy' }])));
     const proxy = await startProxy({ host: '127.0.0.1', port: srv.port });
