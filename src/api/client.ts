@@ -58,6 +58,8 @@ export interface ApiRequest {
   expectBody?: boolean;
   /** Told of every 429, so a bulk caller can lower its concurrency. */
   onRateLimit?: (info: RateLimitInfo) => void;
+  /** Values in the body that must never be shown (a webhook secret), masked if echoed back. */
+  sensitive?: readonly string[];
   /** For a POST whose outcome is unknown: how the user can check (e.g. "run `sched webhooks ls`"). */
   unknownOutcomeHint?: string;
 }
@@ -392,7 +394,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const dispatcherFor = (u: URL): Dispatcher =>
     proxied && !isLoopback(u.hostname) ? proxied : direct;
 
-  const redact = (s: string): string => (key && key.length >= 4 ? s.split(key).join('****') : s);
+  /** Masks the key, and the request's other secrets, in any text a user will see. */
+  const redact = (s: string, extra: readonly string[] = []): string => {
+    let out = s;
+    for (const secret of [key, ...extra]) {
+      if (secret && secret.length >= 4) out = out.split(secret).join('****');
+    }
+    return out;
+  };
   const log = (line: string) => opts.log?.(redact(line));
   const showUrl = (u: URL): string => {
     const c = new URL(u.href);
@@ -645,7 +654,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   function statusError(req: ApiRequest, ex: Exchange, attempts: number, waitMs?: number): Error {
     const reason = STATUS_CODES[ex.status] ?? 'error';
     const msg = serverMessage(ex.body, ex.headers);
-    const said = msg ? `: ${redact(msg)}` : '';
+    const said = msg ? `: ${redact(msg, req.sensitive)}` : '';
     const where = `${req.method} ${req.path}`;
     const after = attempts > 1 ? ` (after ${attempts} attempts)` : '';
     if (ex.status === 401 || ex.status === 403) {
@@ -662,7 +671,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     if (ex.status === 404) return new NotFoundError(`not found (404): ${where}${said}`);
     if (ex.status === 400 || ex.status === 422) {
       const parsed = tryJson(ex.body);
-      const details = parsed.ok ? fieldErrors(parsed.value).map(redact) : [];
+      const details = parsed.ok
+        ? fieldErrors(parsed.value).map((d) => redact(d, req.sensitive))
+        : [];
       return new UsageError(`the API rejected ${where} (${ex.status})${said}`, { details });
     }
     if (ex.status === 429) {

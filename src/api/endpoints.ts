@@ -117,6 +117,7 @@ export async function createWebhook(
     method: 'POST',
     path: WEBHOOKS_PATH,
     body,
+    sensitive: typeof body.secret === 'string' ? [body.secret] : undefined,
     signal: opts.signal,
     onRateLimit: opts.onRateLimit,
     unknownOutcomeHint:

@@ -133,6 +133,26 @@ describe('webhooks', () => {
     });
   });
 
+  it('a server error that echoes the webhook secret never shows it', async () => {
+    const secret = 'whsec_DISTINCTIVE_0042';
+    srv.on(
+      'POST',
+      '/api/webhooks',
+      f.json(422, {
+        message: `secret ${secret} rejected`,
+        errors: { secret: [`"${secret}" is too weak`] },
+      }),
+    );
+    const e = (await createWebhook(client, {
+      url: 'https://h/x',
+      events: ['meetingScheduled'],
+      secret,
+    }).catch((x: unknown) => x)) as UsageError;
+    expect(e).toBeInstanceOf(UsageError);
+    expect([e.message, ...e.details].join('\n')).not.toContain(secret);
+    expect(e.details).toEqual(['secret: "****" is too weak']);
+  });
+
   it('leaves secret out of the body when there is none (--no-secret)', async () => {
     srv.on('POST', '/api/webhooks', f.json(201, { uuid: 'w2', secret: null }));
     await createWebhook(client, { url: 'https://h/x', events: ['meetingCancelled'] });
