@@ -1,11 +1,190 @@
-// PLACEHOLDER: replaced by the issue that implements `sched webhooks add`.
+// sched webhooks add --url <url> [--event <name>]... [--secret <s> | --secret-stdin | --no-secret]
+//                    [--if-absent]
+//
+// Secure by default: with no secret option a strong secret is generated and printed once, on
+// stdout, since the service never shows it again. A secret is never written to stderr, and a
+// secret the user gave is never echoed (except inside --json, which is the API's object).
+// Everything that can be checked locally is checked before any request.
+import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import type { Prompter } from '../../prompt.js';
+import { UsageError } from '../../errors.js';
+import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
+import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { urlKey } from '../../webhooks/sync/validate.js';
+import { sameEvents } from '../../webhooks/sync/plan.js';
+import { quietOutput } from '../listing.js';
+import { allWebhooks, checkWebhookUrl, parseEvents, WEBHOOK_COLUMNS } from './common.js';
+
+type SecretChoice = { kind: 'generate' } | { kind: 'given'; secret: string } | { kind: 'none' };
+
+const MAX_SECRET_BYTES = 64 * 1024;
+
+/** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+async function readSecretFromStdin(ctx: Context): Promise<string> {
+  if (ctx.io.stdinIsTTY) {
+    throw new UsageError('--secret-stdin reads the secret from a pipe or a file, not a terminal', {
+      hint: 'printf %s "$SECRET" | sched webhooks add --url <url> --secret-stdin',
+    });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of ctx.io.stdin) {
+    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    size += b.length;
+    if (size > MAX_SECRET_BYTES) {
+      throw new UsageError('the secret on stdin is too long (more than 64 KiB)');
+    }
+    chunks.push(b);
+  }
+  // One trailing newline is what `echo` and most editors add; anything else is kept as given.
+  const secret = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  if (secret === '') throw new UsageError('the secret read from stdin (--secret-stdin) is empty');
+  return secret;
+}
+
+function secretFromFlags(flags: Record<string, unknown>): SecretChoice | 'stdin' | undefined {
+  if (((flags.secretOptions as number | undefined) ?? 0) > 1) {
+    throw new UsageError('give only one of --secret, --secret-stdin and --no-secret');
+  }
+  if (typeof flags.secret === 'string') {
+    if (flags.secret === '') throw new UsageError('--secret is empty');
+    return { kind: 'given', secret: flags.secret };
+  }
+  if (flags.secret === false) return { kind: 'none' };
+  if (flags.secretStdin === true) return 'stdin';
+  return undefined;
+}
+
+function validUrl(v: string): true | string {
+  try {
+    checkWebhookUrl(v.trim());
+    return true;
+  } catch (e) {
+    return e instanceof Error ? e.message.replace(/^--url /, 'the URL ') : String(e);
+  }
+}
+
+async function askSecret(prompter: Prompter): Promise<SecretChoice> {
+  const mode = await prompter.select('Signing secret', [
+    { name: 'Generate a strong secret (recommended)', value: 'generate' as const },
+    { name: 'Enter my own secret', value: 'enter' as const },
+    { name: 'None: unsigned deliveries', value: 'none' as const },
+  ]);
+  if (mode !== 'enter') return { kind: mode };
+  const secret = await prompter.password('Secret', {
+    validate: (v) => (v.length > 0 ? true : 'the secret cannot be empty'),
+  });
+  return { kind: 'given', secret };
+}
+
+/** The questions asked on a terminal when --url is missing (each only if not given by flag). */
+async function ask(
+  ctx: Context,
+  given: { events: EventName[] | undefined; secret: SecretChoice | undefined },
+): Promise<{ url: string; events: EventName[]; secret: SecretChoice }> {
+  const prompter = await ctx.prompter();
+  const url = (
+    await prompter.input('Webhook URL (absolute http or https)', { validate: validUrl })
+  ).trim();
+  const events =
+    given.events ??
+    (await prompter.checkbox(
+      'Events to send',
+      EVENT_NAMES.map((e) => ({ name: e, value: e, checked: true })),
+      { required: true },
+    ));
+  const secret = given.secret ?? (await askSecret(prompter));
+  return { url, events: EVENT_NAMES.filter((e) => events.includes(e)), secret };
+}
 
 export async function run(
-  _ctx: Context,
+  ctx: Context,
   _args: string[],
-  _flags: Record<string, unknown>,
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched webhooks add` is not implemented yet');
+  const { io, globals } = ctx;
+  const secretFlag = secretFromFlags(flags);
+  const eventsFlag = flags.event ? parseEvents(flags.event as string[]) : undefined;
+
+  let url: string;
+  let events: EventName[];
+  let secret: SecretChoice;
+  if (typeof flags.url === 'string') {
+    url = checkWebhookUrl(flags.url);
+    events = eventsFlag ?? [...EVENT_NAMES];
+    secret =
+      secretFlag === 'stdin'
+        ? { kind: 'given', secret: await readSecretFromStdin(ctx) }
+        : (secretFlag ?? { kind: 'generate' });
+  } else if (io.canPrompt() && secretFlag !== 'stdin') {
+    ({ url, events, secret } = await ask(ctx, { events: eventsFlag, secret: secretFlag }));
+  } else {
+    throw new UsageError('--url is required', {
+      hint: 'e.g. sched webhooks add --url https://example.com/hooks/sched',
+    });
+  }
+
+  const client = await ctx.api();
+
+  if (flags.ifAbsent === true) {
+    const sameUrl = (await allWebhooks(ctx, client)).filter((w) => urlKey(w.url) === urlKey(url));
+    const match = sameUrl.find((w) => Array.isArray(w.events) && sameEvents(w.events, events));
+    if (match) {
+      io.err(
+        `A webhook for this URL with these events already exists (${match.uuid}); nothing was created.`,
+      );
+      if (quietOutput(ctx)) await renderLines(io, [match.uuid]);
+      else await renderObject(io, match, { format: globals.output, columns: WEBHOOK_COLUMNS });
+      return;
+    }
+    if (sameUrl.length > 0) {
+      io.err(
+        `Note: ${sameUrl.length === 1 ? 'a webhook' : `${sameUrl.length} webhooks`} for this URL ` +
+          `already ${sameUrl.length === 1 ? 'exists' : 'exist'} with other events; creating another one.`,
+      );
+    }
+  }
+
+  const generated = secret.kind === 'generate' ? generateSecret() : undefined;
+  const { createWebhook } = await import('../../api/endpoints.js');
+  const created = await createWebhook(
+    client,
+    { url, events, secret: secret.kind === 'given' ? secret.secret : generated },
+    { signal: ctx.signal },
+  );
+
+  // The secret to show is the one the service will sign with; it echoes it on creation.
+  const shownSecret =
+    generated && (typeof created.secret === 'string' ? created.secret : generated);
+  if (quietOutput(ctx)) {
+    // The one value that cannot be got again: the generated secret; else the new UUID.
+    await renderLines(io, [shownSecret ?? created.uuid]);
+  } else {
+    const columns: readonly Column<Webhook>[] = shownSecret
+      ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
+      : WEBHOOK_COLUMNS;
+    await renderObject(io, created, { format: globals.output, columns });
+  }
+
+  if (shownSecret) {
+    io.err(
+      io.colorErr.yellow(
+        'Store the signing secret now (it is on stdout): the service never shows it again. ' +
+          'Your receiver needs it to verify the webhook-signature header.',
+      ),
+    );
+  } else if (secret.kind === 'none') {
+    io.err(
+      io.colorErr.yellow(
+        'This webhook is unsigned: a receiver cannot tell its deliveries from forged ones.',
+      ),
+    );
+  }
 }

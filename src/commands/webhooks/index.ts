@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
 import { type Act, collect, examples, portNumber, positiveInt } from '../define.js';
 
+// Commander folds --secret and --no-secret into one value (the last one wins); counting the
+// secret options lets `add` refuse a contradictory pair instead of silently picking one.
+function countSecretOption(this: Command): void {
+  const seen = (this.getOptionValue('secretOptions') as number | undefined) ?? 0;
+  this.setOptionValue('secretOptions', seen + 1);
+}
+
 export function register(program: Command, act: Act): void {
   const webhooks = program.command('webhooks').description('Manage webhook endpoints');
 
@@ -18,6 +25,9 @@ export function register(program: Command, act: Act): void {
       .option('--secret-stdin', 'read the signing secret from stdin')
       .option('--no-secret', 'create an unsigned webhook')
       .option('--if-absent', 'do nothing when a webhook with this URL and events exists')
+      .on('option:secret', countSecretOption)
+      .on('option:secret-stdin', countSecretOption)
+      .on('option:no-secret', countSecretOption)
       .action(act(() => import('./add.js'))),
     [
       'sched webhooks add --url https://example.com/hooks/sched',

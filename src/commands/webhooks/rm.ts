@@ -1,11 +1,225 @@
-// PLACEHOLDER: replaced by the issue that implements `sched webhooks rm`.
+// sched webhooks rm <uuid>... | --url <url> | --all [-y|--yes]
+//
+// Exactly one way of choosing is allowed. Explicit UUIDs are checked locally (nothing is sent
+// when one is malformed) and deleted without a question; --url and --all read every page
+// first, then ask on a terminal (showing what will go) or need --yes. Deletions run a few at
+// a time; stdout gets the UUID of each deleted webhook as it goes (JSON: {"deleted":[...]}).
+// A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error.
 import type { Context } from '../../context.js';
-import { Failure } from '../../errors.js';
+import { Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Webhook } from '../../api/types.js';
+import { BoundedStop, runBounded } from '../../run-bounded.js';
+import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
+import { sanitizeCell } from '../../output/sanitize.js';
+import { urlKey } from '../../webhooks/sync/validate.js';
+import { quietOutput } from '../listing.js';
+import { isUuid, quoted } from '../meeting-types.js';
+import { allWebhooks, checkWebhookUrl } from './common.js';
+
+const DELETE_CONCURRENCY = 4;
+
+interface Target {
+  uuid: string;
+  /** Known for --url/--all (from the listing), for the confirmation list. */
+  webhook?: Webhook;
+}
+
+type Outcome = { uuid: string; deleted: true } | { uuid: string; deleted: false };
+
+const COLUMNS: readonly Column<{ uuid: string }>[] = [{ key: 'uuid', value: (d) => d.uuid }];
+
+function plural(n: number): string {
+  return n === 1 ? '1 webhook' : `${n} webhooks`;
+}
+
+/** Validates the mode and the UUIDs before anything is sent. */
+function chooseMode(
+  args: string[],
+  flags: Record<string, unknown>,
+): { kind: 'uuids'; uuids: string[] } | { kind: 'url'; url: string } | { kind: 'all' } {
+  const modes = [args.length > 0, flags.url !== undefined, flags.all === true].filter(Boolean);
+  if (modes.length !== 1) {
+    throw new UsageError(
+      modes.length === 0
+        ? 'say which webhooks to delete: give their UUIDs, --url <url>, or --all'
+        : 'give webhook UUIDs, --url or --all, not more than one of them',
+      { hint: '`sched webhooks ls` shows the UUIDs and URLs' },
+    );
+  }
+  if (args.length > 0) {
+    const bad = args.filter((a) => !isUuid(a));
+    if (bad.length > 0) {
+      throw new UsageError(`not a webhook UUID: ${bad.map(quoted).join(', ')}`, {
+        hint: '`sched webhooks ls` shows the UUIDs; to delete by address use --url <url>',
+      });
+    }
+    // The same UUID twice is one webhook: deleting it twice would report a false 404.
+    return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
+  }
+  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(String(flags.url)) };
+  return { kind: 'all' };
+}
+
+async function confirm(ctx: Context, targets: Target[], what: string): Promise<void> {
+  const { io } = ctx;
+  io.err(`This deletes ${plural(targets.length)} (${what}):`);
+  for (const t of targets) {
+    const w = t.webhook;
+    io.err(
+      `  ${t.uuid}  ${w ? sanitizeCell(String(w.url)) : ''}  ${w && Array.isArray(w.events) ? sanitizeCell(w.events.join(',')) : ''}`.trimEnd(),
+    );
+  }
+  const prompter = await ctx.prompter();
+  const yes = await prompter.confirm(`Delete ${plural(targets.length)}?`, { default: false });
+  if (!yes) throw new Interrupted('cancelled; nothing was deleted');
+}
 
 export async function run(
-  _ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
+  ctx: Context,
+  args: string[],
+  flags: Record<string, unknown>,
 ): Promise<void> {
-  throw new Failure('`sched webhooks rm` is not implemented yet');
+  const { io, globals } = ctx;
+  const mode = chooseMode(args, flags);
+  const yes = flags.yes === true;
+  if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
+    throw new UsageError(
+      `${mode.kind === 'all' ? '--all' : '--url'} deletes without asking only with --yes (there is no terminal to ask on)`,
+      { hint: 'add --yes to confirm; nothing was deleted' },
+    );
+  }
+
+  const client = await ctx.api();
+  let targets: Target[];
+  if (mode.kind === 'uuids') {
+    targets = mode.uuids.map((uuid) => ({ uuid }));
+  } else {
+    const list = await allWebhooks(ctx, client);
+    const chosen =
+      mode.kind === 'all' ? list : list.filter((w) => urlKey(String(w.url)) === urlKey(mode.url));
+    targets = chosen.map((w) => ({ uuid: w.uuid, webhook: w }));
+    if (targets.length === 0) {
+      io.err(
+        mode.kind === 'all'
+          ? 'There are no webhooks; nothing was deleted.'
+          : `No webhook has the URL ${quoted(mode.url)}; nothing was deleted.`,
+      );
+      if (globals.output === 'json') await printDeleted(ctx, []);
+      return;
+    }
+    if (!yes) {
+      await confirm(
+        ctx,
+        targets,
+        mode.kind === 'all' ? 'every webhook' : `URL ${quoted(mode.url)}`,
+      );
+    }
+  }
+
+  await deleteAll(ctx, client, targets, mode.kind === 'uuids');
+}
+
+async function deleteAll(
+  ctx: Context,
+  client: ApiClient,
+  targets: Target[],
+  explicit: boolean,
+): Promise<void> {
+  const { io, globals } = ctx;
+  const { deleteWebhook } = await import('../../api/endpoints.js');
+  const outcomes = runBounded<Outcome>(
+    targets.length,
+    async (i) => {
+      const uuid = targets[i]!.uuid;
+      try {
+        // Each DELETE is idempotent, so Ctrl-C may abort the ones in flight.
+        await deleteWebhook(client, uuid, { signal: ctx.signal });
+        return { uuid, deleted: true };
+      } catch (e) {
+        if (e instanceof NotFoundError) return { uuid, deleted: false };
+        throw e;
+      }
+    },
+    { concurrency: DELETE_CONCURRENCY, signal: ctx.signal },
+  );
+
+  const deleted: string[] = [];
+  const missing: string[] = [];
+  async function* deletions(): AsyncGenerator<{ uuid: string }> {
+    for await (const o of outcomes) {
+      if (o.deleted) {
+        deleted.push(o.uuid);
+        yield { uuid: o.uuid };
+      } else {
+        missing.push(o.uuid);
+      }
+    }
+  }
+
+  let stop: BoundedStop | undefined;
+  try {
+    if (globals.output === 'json') {
+      // A small object, written whole once the work is over (or cut short).
+      try {
+        for await (const _ of deletions()) {
+          // collected in `deleted`
+        }
+      } finally {
+        await printDeleted(ctx, deleted);
+      }
+    } else if (globals.output === 'table' || quietOutput(ctx)) {
+      await renderLines(
+        io,
+        (async function* () {
+          for await (const d of deletions()) yield d.uuid;
+        })(),
+      );
+    } else {
+      await renderList(io, deletions(), { format: globals.output, columns: COLUMNS });
+    }
+  } catch (e) {
+    if (!(e instanceof BoundedStop)) throw e;
+    stop = e;
+  }
+
+  if (missing.length > 0 && !explicit) {
+    // Listed a moment ago, gone now: someone else deleted it; the goal is met all the same.
+    io.err(`${plural(missing.length)} had already been deleted: ${missing.join(', ')}`);
+  }
+  if (stop) throw stoppedError(stop, deleted.length, ctx);
+  if (globals.output === 'table' && !quietOutput(ctx) && io.stderrIsTTY && deleted.length > 0) {
+    io.err(io.colorErr.green(`Deleted ${plural(deleted.length)}.`));
+  }
+  if (missing.length > 0 && explicit) {
+    throw new NotFoundError(
+      `no webhook with UUID ${missing.join(', ')}` +
+        (deleted.length > 0 ? ` (the other ${plural(deleted.length)} were deleted)` : ''),
+      { hint: '`sched webhooks ls` shows the UUIDs' },
+    );
+  }
+}
+
+async function printDeleted(ctx: Context, deleted: string[]): Promise<void> {
+  await renderObject(ctx.io, { deleted }, { format: 'json', columns: [] });
+}
+
+function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {
+  const done = `deleted ${deleted} of ${plural(stop.total)}${deleted > 0 ? ' (listed on stdout)' : ''}`;
+  const rest = stop.total - stop.succeeded;
+  const details = rest > 0 ? [`${plural(rest)} not deleted`] : [];
+  if (stop.aborted || stop.error instanceof Interrupted) {
+    return new Interrupted(`interrupted: ${done}`, {
+      details,
+      signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+    });
+  }
+  const e = stop.error;
+  if (e instanceof SchedError) {
+    return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
+      details: [...e.details, ...details],
+      hint: e.hint,
+    });
+  }
+  return new SchedError(`${done}, then: ${stop.message}`, 1, { details });
 }

@@ -1,0 +1,106 @@
+// `sched webhooks ls` in-process against the sandbox.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSched, type RunOptions } from '../helpers/run.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let config: string;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  config = await mkdtemp(path.join(tmpdir(), 'sched-wh-ls-'));
+});
+afterAll(async () => {
+  await sb.close();
+  await rm(config, { recursive: true, force: true });
+});
+beforeEach(() => {
+  sb.requests.length = 0;
+  sb.state.webhooks.clear();
+});
+
+function ls(args: string[], opts: RunOptions = {}) {
+  return runSched(['webhooks', 'ls', ...args], {
+    ...opts,
+    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
+  });
+}
+
+async function seed(n: number) {
+  for (let i = 0; i < n; i++) {
+    const res = await sb.api('/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({
+        url: `https://hooks.example.com/${i}`,
+        events: i % 2 ? ['meetingScheduled'] : ['meetingScheduled', 'meetingCancelled'],
+        secret: `s3cret-${i}-never-shown`,
+      }),
+    });
+    expect(res.status).toBe(201);
+  }
+  sb.requests.length = 0;
+}
+
+describe('sched webhooks ls', () => {
+  it('piped: uuid, url, events, created_at as TSV', async () => {
+    await seed(2);
+    const r = await ls([]);
+    expect(r.code).toBe(0);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(rows).toHaveLength(2);
+    const byUuid = new Map([...sb.state.webhooks.values()].map((w) => [w.uuid, w]));
+    for (const [uuid, url, events, created] of rows) {
+      const w = byUuid.get(uuid!)!;
+      expect([url, events, created]).toEqual([w.url, w.events.join(','), w.created_at]);
+    }
+    expect(r.stdout).not.toContain('never-shown');
+  });
+
+  it('--json: the API objects (secret null), [] when there are none', async () => {
+    expect((await ls(['--json'])).stdout).toBe('[]\n');
+    await seed(3);
+    const list = JSON.parse((await ls(['--json'])).stdout) as Array<{ secret: unknown }>;
+    expect(list).toHaveLength(3);
+    for (const w of list) expect(w.secret).toBeNull();
+  });
+
+  it('an empty list in table format: nothing on stdout, a note on stderr', async () => {
+    const r = await ls([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No webhooks found.');
+  });
+
+  it('more pages: a hint on stderr; --all reads them all', async () => {
+    await seed(12);
+    const one = await ls([]);
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(10);
+    expect(one.stderr).toContain('Showing page 1 of 2 (10 of 12 webhooks)');
+    const all = await ls(['--all', '--limit', '5', '-o', 'ndjson']);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(12);
+    expect(all.stderr).toBe('');
+    expect(sb.requests.filter((q) => q.method === 'GET').length).toBe(1 + 3);
+  });
+
+  it('on a terminal: a table with a header', async () => {
+    await seed(1);
+    const r = await ls([], { tty: true, columns: 200, env: { NO_COLOR: '1' } });
+    expect(r.stdout.split('\n')[0]).toMatch(/^UUID\s+URL\s+EVENTS\s+CREATED$/);
+    expect(r.stdout).toContain('meetingScheduled, meetingCancelled');
+  });
+
+  it('-o csv and --quiet', async () => {
+    await seed(1);
+    const c = await ls(['-o', 'csv']);
+    expect(c.stdout.split('\r\n')[0]).toBe('uuid,url,events,created_at');
+    expect(c.stdout.split('\r\n')[1]).toContain('"meetingScheduled,meetingCancelled"');
+    const q = await ls(['-q']);
+    expect(q.stdout).toBe([...sb.state.webhooks.keys()][0] + '\n');
+  });
+});

@@ -1,0 +1,222 @@
+// `sched webhooks rm` in-process against the sandbox (and a fault server for failures part-way):
+// the three modes, local checks, confirmation, --yes, 404s, partial results.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSched, type RunOptions } from '../helpers/run.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { envelope, f, startFaultServer } from '../helpers/fault-server.js';
+import type { Prompter } from '../../src/prompt.js';
+
+const URL_A = 'https://hooks.example.com/a';
+const URL_B = 'https://hooks.example.com/b';
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+let sb: TestSandbox;
+let config: string;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  config = await mkdtemp(path.join(tmpdir(), 'sched-wh-rm-'));
+});
+afterAll(async () => {
+  await sb.close();
+  await rm(config, { recursive: true, force: true });
+});
+beforeEach(() => {
+  sb.requests.length = 0;
+  sb.state.webhooks.clear();
+});
+
+function whRm(args: string[], opts: RunOptions = {}) {
+  return runSched(['webhooks', 'rm', ...args], {
+    ...opts,
+    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
+  });
+}
+
+async function seed(urls: string[]): Promise<string[]> {
+  const uuids: string[] = [];
+  for (const url of urls) {
+    const res = await sb.api('/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url, events: ['meetingScheduled'], secret: 'x' }),
+    });
+    uuids.push(((await res.json()) as { uuid: string }).uuid);
+  }
+  sb.requests.length = 0;
+  return uuids;
+}
+
+const deletes = () => sb.requests.filter((r) => r.method === 'DELETE');
+const lines = (s: string) => s.trimEnd().split('\n').filter(Boolean);
+
+function fakePrompter(answer: boolean, seen: string[] = []): Prompter {
+  const no = () => {
+    throw new Error('unexpected prompt');
+  };
+  return {
+    select: no,
+    checkbox: no,
+    input: no,
+    password: no,
+    confirm: async (m: string) => (seen.push(m), answer),
+  } as Prompter;
+}
+
+describe('webhooks rm: choosing what to delete (checked before any request)', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['nothing', [], /give their UUIDs, --url <url>, or --all/],
+    ['UUIDs and --all', [MISSING, '--all', '--yes'], /not more than one/],
+    ['--url and --all', ['--url', URL_A, '--all', '--yes'], /not more than one/],
+    ['a malformed UUID', [MISSING, 'abc-123'], /not a webhook UUID: "abc-123"/],
+    ['a malformed --url', ['--url', 'nope', '--yes'], /--url must be an absolute http/],
+    [
+      '--all without --yes and no terminal',
+      ['--all'],
+      /--all deletes without asking only with --yes/,
+    ],
+    [
+      '--url without --yes and no terminal',
+      ['--url', URL_A],
+      /--url deletes without asking only with --yes/,
+    ],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`${what}: exit 2, nothing sent`, async () => {
+      await seed([URL_A]);
+      const r = await whRm(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+      expect(sb.requests).toHaveLength(0);
+      expect(sb.state.webhooks.size).toBe(1);
+    });
+  }
+});
+
+describe('webhooks rm <uuid>...', () => {
+  it('deletes each without asking, one UUID per line on stdout', async () => {
+    const [a, b, c] = await seed([URL_A, URL_B, URL_A]);
+    const r = await whRm([a!, c!], { tty: true, prompter: fakePrompter(false) });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual([a, c]);
+    expect(deletes().map((d) => d.pathname.split('/').pop())).toEqual(
+      expect.arrayContaining([a, c]),
+    );
+    expect(deletes()).toHaveLength(2);
+    expect([...sb.state.webhooks.keys()]).toEqual([b]);
+  });
+
+  it('--json: {"deleted":[...]}', async () => {
+    const [a] = await seed([URL_A]);
+    const r = await whRm([a!, '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ deleted: [a] });
+  });
+
+  it('the same UUID twice is deleted once', async () => {
+    const [a] = await seed([URL_A]);
+    const r = await whRm([a!, a!.toUpperCase()]);
+    expect(r.code).toBe(0);
+    expect(deletes()).toHaveLength(1);
+  });
+
+  it('a UUID that does not exist: the others are deleted, then exit 5 naming it', async () => {
+    const [a, b] = await seed([URL_A, URL_B]);
+    const r = await whRm([a!, MISSING, b!, '--json']);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toEqual({ deleted: [a, b] });
+    expect(r.stderr).toContain(`no webhook with UUID ${MISSING}`);
+    expect(sb.state.webhooks.size).toBe(0);
+  });
+});
+
+describe('webhooks rm --url / --all', () => {
+  it('--url --yes deletes every webhook with that URL (across pages) and no other', async () => {
+    const urls = Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? URL_A : `${URL_B}/${i}`));
+    const uuids = await seed(urls);
+    const r = await whRm(['--url', URL_A, '--yes']);
+    expect(r.code).toBe(0);
+    const expected = uuids.filter((_, i) => urls[i] === URL_A);
+    expect(lines(r.stdout).sort()).toEqual([...expected].sort());
+    expect(sb.state.webhooks.size).toBe(20);
+    expect(sb.requests.filter((q) => q.method === 'GET').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('--all --yes --json deletes everything', async () => {
+    const uuids = await seed([URL_A, URL_B, URL_A]);
+    const r = await whRm(['--all', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { deleted: string[] }).deleted.sort()).toEqual(
+      [...uuids].sort(),
+    );
+    expect(sb.state.webhooks.size).toBe(0);
+  });
+
+  it('on a terminal: shows what will go and asks; yes deletes', async () => {
+    await seed([URL_A, URL_B]);
+    const asked: string[] = [];
+    const r = await whRm(['--all'], { tty: true, prompter: fakePrompter(true, asked) });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['Delete 2 webhooks?']);
+    expect(r.stderr).toContain(URL_A);
+    expect(r.stderr).toContain(URL_B);
+    expect(sb.state.webhooks.size).toBe(0);
+  });
+
+  it('on a terminal: no deletes nothing', async () => {
+    await seed([URL_A]);
+    const r = await whRm(['--url', URL_A], { tty: true, prompter: fakePrompter(false) });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('nothing was deleted');
+    expect(deletes()).toHaveLength(0);
+    expect(sb.state.webhooks.size).toBe(1);
+  });
+
+  it('nothing matches: exit 0, a note on stderr, {"deleted":[]}', async () => {
+    await seed([URL_B]);
+    const r = await whRm(['--url', URL_A, '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ deleted: [] });
+    expect(r.stderr).toMatch(/No webhook has the URL "https:\/\/hooks.example.com\/a"/);
+    sb.state.webhooks.clear();
+    const none = await whRm(['--all', '--yes']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('There are no webhooks');
+  });
+});
+
+describe('webhooks rm cut short', () => {
+  it('a failure part-way: what was deleted is printed, then the error, exit 1', async () => {
+    const srv = await startFaultServer();
+    try {
+      const ids = Array.from({ length: 6 }, (_, i) => `${i}0000000-0000-4000-8000-000000000000`);
+      srv.on(
+        'GET',
+        '/api/webhooks',
+        f.json(
+          200,
+          envelope(
+            ids.map((uuid) => ({ uuid, url: URL_A, events: [], secret: null, created_at: '' })),
+          ),
+        ),
+      );
+      let n = 0;
+      srv.on('DELETE', '/api/webhooks/*', () => {
+        n += 1;
+        return n <= 2 ? f.status(204) : f.json(500, { message: 'nope' });
+      });
+      const r = await runSched(['webhooks', 'rm', '--all', '--yes', '--json'], {
+        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
+      });
+      expect(r.code).toBe(1);
+      const deleted = (JSON.parse(r.stdout) as { deleted: string[] }).deleted;
+      expect(deleted.length).toBe(2);
+      expect(r.stderr).toMatch(/deleted 2 of 6 webhooks \(listed on stdout\), then: /);
+    } finally {
+      await srv.close();
+    }
+  });
+});
