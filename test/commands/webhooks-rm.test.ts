@@ -219,4 +219,44 @@ describe('webhooks rm cut short', () => {
       await srv.close();
     }
   });
+
+  it('Ctrl-C part-way: what was deleted is printed, then exit 130', async () => {
+    const srv = await startFaultServer();
+    try {
+      const ids = Array.from(
+        { length: 20 },
+        (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+      );
+      srv.on(
+        'GET',
+        '/api/webhooks',
+        f.json(
+          200,
+          envelope(
+            ids.map((uuid) => ({ uuid, url: URL_A, events: [], secret: null, created_at: '' })),
+          ),
+        ),
+      );
+      const ac = new AbortController();
+      let n = 0;
+      srv.on('DELETE', '/api/webhooks/*', () => {
+        n += 1;
+        if (n === 6) ac.abort('SIGINT');
+        return n < 6 ? f.status(204) : f.delay(100, f.status(204));
+      });
+      const r = await runSched(['webhooks', 'rm', '--all', '--yes'], {
+        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
+        signal: ac.signal,
+      });
+      expect(r.code).toBe(130);
+      const printed = lines(r.stdout);
+      // Exactly what the server deleted (DELETEs in flight finish), in order.
+      expect(printed).toEqual(ids.slice(0, srv.count('DELETE')));
+      expect(printed.length).toBeGreaterThanOrEqual(6);
+      expect(r.stderr).toContain(`interrupted: deleted ${printed.length} of 20 webhooks`);
+      expect(srv.count('DELETE')).toBeLessThan(20);
+    } finally {
+      await srv.close();
+    }
+  });
 });

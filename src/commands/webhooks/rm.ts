@@ -4,7 +4,8 @@
 // when one is malformed) and deleted without a question; --url and --all read every page
 // first, then ask on a terminal (showing what will go) or need --yes. Deletions run a few at
 // a time; stdout gets the UUID of each deleted webhook as it goes (JSON: {"deleted":[...]}).
-// A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error.
+// A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error; Ctrl-C
+// starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
 import { Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
@@ -133,8 +134,9 @@ async function deleteAll(
     async (i) => {
       const uuid = targets[i]!.uuid;
       try {
-        // Each DELETE is idempotent, so Ctrl-C may abort the ones in flight.
-        await deleteWebhook(client, uuid, { signal: ctx.signal });
+        // No ctx.signal: on Ctrl-C the DELETEs in flight finish (at most DELETE_CONCURRENCY),
+        // so what is reported as deleted is exactly what the server deleted.
+        await deleteWebhook(client, uuid);
         return { uuid, deleted: true };
       } catch (e) {
         if (e instanceof NotFoundError) return { uuid, deleted: false };
