@@ -2,6 +2,7 @@
 // advance. Protocol: one candidate per line, "value" or "value<TAB>description", exit 0.
 // It runs under a shell's TAB key, so it never prints an error and never outlives
 // --timeout (the scripts pass 2 seconds): any failure or delay simply means no candidates.
+import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
 
@@ -17,15 +18,37 @@ function clean(s: string): string {
 }
 
 async function profiles(ctx: Context): Promise<Candidate[]> {
-  const { listProfileNames } = await import('./profiles.js');
-  return (await listProfileNames(ctx.env)).map((name) => [name]);
+  const { listProfiles } = await import('./profiles.js');
+  return (await listProfiles(ctx.env)).map(({ name, baseUrl }) => [name, baseUrl]);
+}
+
+/**
+ * A client that does not retry: under a TAB key one quick attempt is right, and the user can
+ * press TAB again. No key means nothing to offer (never an error).
+ */
+async function completionClient(ctx: Context): Promise<ApiClient | undefined> {
+  const creds = await ctx.credentials();
+  if (!creds.apiKey) return undefined;
+  const { createApiClient } = await import('../api/client.js');
+  const client = createApiClient({
+    baseUrl: creds.baseUrl,
+    apiKey: creds.apiKey,
+    timeoutMs: ctx.globals.timeoutMs,
+    userAgent: `sched/${ctx.version}`,
+    env: ctx.env,
+    retry: { retries: 0 },
+    connections: 1,
+  });
+  ctx.defer(() => client.close());
+  return client;
 }
 
 async function meetingTypes(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
   const [client, { listMeetingTypes }] = await Promise.all([
-    ctx.api(),
+    completionClient(ctx),
     import('../api/endpoints.js'),
   ]);
+  if (!client) return [];
   const page = await listMeetingTypes(client, { limit: PAGE_SIZE, signal });
   return page.items
     .filter((t) => typeof t.slug === 'string' && t.slug !== '')
@@ -33,7 +56,11 @@ async function meetingTypes(ctx: Context, signal: AbortSignal): Promise<Candidat
 }
 
 async function webhooks(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
-  const [client, { listWebhooks }] = await Promise.all([ctx.api(), import('../api/endpoints.js')]);
+  const [client, { listWebhooks }] = await Promise.all([
+    completionClient(ctx),
+    import('../api/endpoints.js'),
+  ]);
+  if (!client) return [];
   const page = await listWebhooks(client, { limit: PAGE_SIZE, signal });
   return page.items
     .filter((w) => typeof w.uuid === 'string' && w.uuid !== '')

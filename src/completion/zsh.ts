@@ -141,7 +141,8 @@ ${allCommands(spec)
 # Values known only at run time (profiles, meeting types, webhooks) come from
 # \`${p} ${COMPLETE_COMMAND} <kind>\`: one "value<TAB>description" per line, nothing on failure.
 _${p}_dynamic() {
-  local kind=$1 entry value i
+  # _arguments puts its own options (-J, -X ...) first: the kind is the last word.
+  local kind=\${@[-1]} entry value i
   local -a tokens forward items
   tokens=(\${(z)LBUFFER})
   # The word under the cursor is still being typed: never pass it on.

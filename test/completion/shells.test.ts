@@ -1,7 +1,9 @@
 // Tab completion as each real shell performs it, from the scripts `sched completion` prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { basename, join } from 'node:path';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   complete,
   createWorkspace,
@@ -111,6 +113,85 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
     it('completes help topics and commands after `help`', async () => {
       const got = await c('sched help e');
       expect(sorted(got)).toEqual(['environment', 'events', 'exit-codes']);
+    });
+  });
+});
+
+// Values from the config file and the API, through `sched __complete` on PATH.
+describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
+  describe.skipIf(!hasCommand(shell))(shellTitle(shell, 'completion of runtime values'), () => {
+    let ws: ShellWorkspace;
+    let sb: TestSandbox;
+    let webhookUuid: string;
+    let silent: Server;
+    let silentUrl: string;
+    const held: Socket[] = [];
+    const c = (line: string, env: Record<string, string> = {}) =>
+      complete(shell, ws, line, { ...sb.env, ...env });
+
+    beforeAll(async () => {
+      ws = await createWorkspace();
+      sb = await startTestSandbox();
+      mkdirSync(join(ws.dir, 'config'), { mode: 0o700 });
+      writeFileSync(
+        join(ws.dir, 'config', 'config.json'),
+        JSON.stringify({
+          profiles: {
+            default: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
+            staging: { baseUrl: 'https://staging.example.com/api', apiKey: 'k' },
+          },
+        }),
+      );
+      const res = await sb.api('/webhooks', {
+        method: 'POST',
+        body: JSON.stringify({
+          url: 'https://example.com/h',
+          events: ['meetingCancelled'],
+          secret: 'x',
+        }),
+      });
+      webhookUuid = ((await res.json()) as { uuid: string }).uuid;
+      // Accepts connections and never answers.
+      silent = createServer((s) => held.push(s));
+      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+      silentUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}/api`;
+    });
+    afterAll(async () => {
+      held.forEach((s) => s.destroy());
+      await new Promise<void>((r) => silent?.close(() => r()));
+      await sb?.close();
+      ws?.cleanup();
+    });
+
+    it('completes profile names from the config file', async () => {
+      expect(sorted(await c('sched --profile '))).toEqual(['default', 'staging']);
+      expect(await c('sched types list --profile st')).toEqual(['staging']);
+    });
+
+    it('completes meeting-type slugs for link create, for every argument', async () => {
+      const all = await c('sched link create ');
+      expect(all).toEqual(expect.arrayContaining(['intro-call', 'product-demo', 'office-hours']));
+      expect(await c('sched link create intro-call offi')).toEqual(['office-hours']);
+    });
+
+    it('completes webhook UUIDs for webhooks rm', async () => {
+      expect(await c('sched webhooks rm ')).toContain(webhookUuid);
+      expect(await c(`sched webhooks delete ${webhookUuid.slice(0, 8)}`)).toEqual([webhookUuid]);
+    });
+
+    it('asks the API named by --base-url and --profile on the command line', async () => {
+      // The environment points at the sandbox; the flag points at a server that never answers.
+      expect(await c(`sched --base-url ${silentUrl} link create `)).toEqual([]);
+      const viaProfile = await c('sched --profile default link create intro', {
+        SCHED_BASE_URL: '',
+        SCHED_API_KEY: '',
+      });
+      expect(viaProfile).toEqual(['intro-call']);
+    });
+
+    it('offers nothing, and shows no error, when the API does not answer', async () => {
+      expect(await c('sched webhooks rm ', { SCHED_BASE_URL: silentUrl })).toEqual([]);
+      expect(await c('sched link create ', { SCHED_API_KEY: 'wrong' })).toEqual([]);
     });
   });
 });
