@@ -1,0 +1,72 @@
+// TAB pressed in a real interactive shell in a terminal (tmux): readline, ZLE and fish's own
+// line editor split the words and insert the completion, not a test double.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace, hasCommand, type ShellName, type ShellWorkspace } from './shells.js';
+import { HAS_TMUX, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+
+const SHELLS: Record<ShellName, { argv: string[]; setup: (script: string) => string }> = {
+  bash: {
+    argv: ['bash', '--norc', '--noprofile', '-i'],
+    setup: (s) => `PS1='$ '; source ${s}`,
+  },
+  zsh: {
+    argv: ['zsh', '-f', '-i'],
+    setup: (s) => `PS1='$ '; autoload -Uz compinit && compinit -u -D && source ${s}`,
+  },
+  fish: {
+    argv: ['fish', '--no-config', '-i'],
+    setup: (s) => `function fish_prompt; echo '$ '; end; source ${s}`,
+  },
+};
+
+describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
+  const title = !hasCommand(shell)
+    ? `TAB in an interactive shell — SKIPPED: ${shell} is not installed`
+    : tmuxTitle('TAB in an interactive shell');
+  describe.skipIf(!HAS_TMUX || !hasCommand(shell))(title, () => {
+    let ws: ShellWorkspace;
+    let term: Terminal | undefined;
+    beforeAll(async () => {
+      ws = await createWorkspace();
+    });
+    afterEach(async () => {
+      await term?.kill();
+      term = undefined;
+    });
+    afterAll(() => ws?.cleanup());
+
+    async function shellReady(): Promise<Terminal> {
+      const { argv, setup } = SHELLS[shell];
+      const t = await startTerminal(argv, { env: ws.env({ TERM: 'xterm-256color' }), cwd: ws.dir });
+      await t.type(`${setup(ws.scripts[shell])}; echo READY`);
+      await t.sendKeys('Enter');
+      await t.waitForScreen(/^READY$/m);
+      await t.sendKeys('C-l');
+      return t;
+    }
+
+    it('completes a subcommand in place', async () => {
+      term = await shellReady();
+      await term.type('sched webhooks a');
+      await term.sendKeys('Tab');
+      expect(await term.waitForScreen(/sched webhooks add ?$/m)).not.toMatch(/error/i);
+    });
+
+    it('completes a flag value after the flag', async () => {
+      term = await shellReady();
+      await term.type('sched webhooks add --event meetingR');
+      await term.sendKeys('Tab');
+      await term.waitForScreen(/sched webhooks add --event meetingRescheduled ?$/m);
+    });
+
+    it('lists the choices when more than one fits', async () => {
+      term = await shellReady();
+      await term.type('sched -o ');
+      // bash lists on the second TAB; zsh and fish on the first.
+      await term.sendKeys('Tab');
+      if (shell === 'bash') await term.sendKeys('Tab');
+      const screen = await term.waitForScreen(/ndjson/);
+      for (const f of ['table', 'json', 'csv']) expect(screen).toContain(f);
+    });
+  });
+});

@@ -1,0 +1,110 @@
+// Interactive flows in a real terminal (tmux): what a person sees and types.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HAS_TMUX, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive prompts in a real terminal'), () => {
+  let dir: string;
+  let term: Terminal | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sched-interactive-'));
+  });
+  afterEach(async () => {
+    await term?.kill();
+    term = undefined;
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('sig sign', () => {
+    it('asks for the secret with a masked prompt when none is given, then signs', async () => {
+      const payload = join(dir, 'body.json');
+      writeFileSync(payload, '{"event":"meetingScheduled"}');
+      term = await startSched(['sig', 'sign', '--payload-file', payload], {
+        env: { SCHED_CONFIG_DIR: join(dir, 'config') },
+      });
+      await term.waitForScreen(/Webhook secret/);
+      await term.type('s3cret-value');
+      const typed = await term.waitForScreen(/\*{12}/);
+      expect(typed).not.toContain('s3cret-value');
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit()).toBe(0);
+      const expected = createHmac('sha256', 's3cret-value')
+        .update('{"event":"meetingScheduled"}')
+        .digest('base64');
+      const screen = await term.screen();
+      expect(screen).toContain(expected);
+      expect(screen).not.toContain('s3cret-value');
+    });
+
+    it('stops on Ctrl-C at the prompt with exit 130 and no signature', async () => {
+      const payload = join(dir, 'body2.json');
+      writeFileSync(payload, '{}');
+      term = await startSched(['sig', 'sign', '--payload-file', payload], {
+        env: { SCHED_CONFIG_DIR: join(dir, 'config') },
+      });
+      await term.waitForScreen(/Webhook secret/);
+      await term.sendKeys('C-c');
+      expect(await term.waitForExit()).toBe(130);
+    });
+  });
+
+  describe('auth login', () => {
+    let sb: TestSandbox;
+    beforeAll(async () => {
+      sb = await startTestSandbox();
+    });
+    afterAll(() => sb?.close());
+
+    it('offers the services, takes a custom URL and a masked key, and stores the profile', async () => {
+      const configDir = join(dir, 'login-config');
+      term = await startSched(['auth', 'login', '--profile', 'local'], {
+        env: { SCHED_CONFIG_DIR: configDir },
+      });
+      const menu = await term.waitForScreen(/Which service\?[\s\S]*Custom URL/);
+      expect(menu).toContain('https://secure.simplymeet.me/api');
+      expect(menu).toContain('Local sandbox');
+      // The custom entry is the last of four.
+      for (let i = 0; i < 3; i++) await term.sendKeys('Down');
+      await term.waitForScreen(/❯ Custom URL/);
+      await term.sendKeys('Enter');
+      await term.waitForScreen(/Base URL of the API/);
+      await term.type(sb.baseUrl);
+      await term.sendKeys('Enter');
+      await term.waitForScreen(/API key for http:\/\/127\.0\.0\.1/);
+      await term.type(sb.apiKey);
+      await term.waitForScreen(new RegExp(`\\*{${sb.apiKey.length}}`));
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit(15_000)).toBe(0);
+      const screen = await term.screen();
+      expect(screen).toMatch(/Logged in to http:\/\/127\.0\.0\.1:\d+\/api as profile "local"/);
+      expect(screen).not.toContain(sb.apiKey);
+      const stored = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { baseUrl: string; apiKey: string }>;
+      };
+      expect(stored.profiles.local).toEqual({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
+    });
+
+    it('stores nothing when the API rejects the key', async () => {
+      const configDir = join(dir, 'rejected-config');
+      term = await startSched(['auth', 'login', '--base-url', sb.baseUrl], {
+        env: { SCHED_CONFIG_DIR: configDir },
+      });
+      await term.waitForScreen(/API key for/);
+      await term.type('not-the-key');
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit(15_000)).toBe(4);
+      expect(await term.screen()).toMatch(/nothing was stored/);
+      let stored: { profiles?: Record<string, unknown> } = {};
+      try {
+        stored = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as typeof stored;
+      } catch {
+        // no file at all is fine too
+      }
+      expect(stored.profiles?.default).toBeUndefined();
+    });
+  });
+});
