@@ -93,6 +93,9 @@ export function createContext(deps: ContextDeps): Context {
   let apiP: Promise<ApiClient> | undefined;
   let prompterP: Promise<Prompter> | undefined;
   const deferred: Array<() => Promise<void> | void> = [];
+  // Closed after all deferred work: cleanup (e.g. deleting a --register webhook) may still
+  // need the API, whenever the client was first created.
+  const clients: ApiClient[] = [];
 
   const userAgent = `sched/${deps.version}`;
   const makeClient = async (baseUrl: string, apiKey: string): Promise<ApiClient> => {
@@ -105,7 +108,7 @@ export function createContext(deps: ContextDeps): Context {
       log: globals.verbose ? (line) => io.err(line) : undefined,
       env,
     });
-    deferred.push(() => client.close());
+    clients.push(client);
     return client;
   };
 
@@ -184,6 +187,7 @@ export function createContext(deps: ContextDeps): Context {
           // Cleanup failures must not mask the command's own result.
         }
       }
+      await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
     },
   };
   return ctx;
