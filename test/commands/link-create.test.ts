@@ -1,48 +1,25 @@
 // `sched link create` in-process against the sandbox (and a scripted fault server for failures
 // and Ctrl-C part-way): output shapes, slug resolution, exactly how many links were minted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import type { Choice, Prompter } from '../../src/prompt.js';
+import type { Choice } from '../../src/prompt.js';
+import { fakePrompter, lines, useSandbox } from './core-harness.js';
 
 const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // seeded "intro-call"
 const DISCOVERY = 'a7c3e1f0-52d4-4b6a-8e9f-0a1b2c3d4e5f'; // seeded "discovery-session"
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-let sb: TestSandbox;
-let config: string;
+const h = useSandbox();
+const link = (args: string[], opts: RunOptions = {}) => h.run(['link', 'create', ...args], opts);
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-link-'));
-});
-afterAll(async () => {
-  await sb.close();
-  await rm(config, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-  sb.state.links.clear();
-});
-
-function link(args: string[], opts: RunOptions = {}) {
-  return runSched(['link', 'create', ...args], {
-    ...opts,
-    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
-  });
-}
-
-const posts = () => sb.requests.filter((r) => r.method === 'POST');
-const lines = (s: string) => s.trimEnd().split('\n').filter(Boolean);
+const posts = () => h.sb.requests.filter((r) => r.method === 'POST');
 
 /** The meeting type each printed URL was minted for, from the sandbox's own records. */
 function typeOf(url: string): string {
   const code = url.split('/s/')[1]!;
-  return sb.state.links.get(code)!.meeting_type_uuid;
+  return h.sb.state.links.get(code)!.meeting_type_uuid;
 }
 
 describe('sched link create', () => {
@@ -51,7 +28,7 @@ describe('sched link create', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/\S+\n$/);
     expect(r.stderr).toBe('');
-    expect(sb.requests.map((q) => q.method)).toEqual(['POST']);
+    expect(h.sb.requests.map((q) => q.method)).toEqual(['POST']);
     expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
     expect(typeOf(r.stdout.trim())).toBe(INTRO);
   });
@@ -61,7 +38,7 @@ describe('sched link create', () => {
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
-    expect(sb.requests[0]!.method).toBe('GET');
+    expect(h.sb.requests[0]!.method).toBe('GET');
   });
 
   it('several types and --count: one listing for all slugs, N POSTs each, output in argument order', async () => {
@@ -71,13 +48,13 @@ describe('sched link create', () => {
     expect(urls).toHaveLength(12);
     expect(new Set(urls).size).toBe(12);
     expect(posts()).toHaveLength(12);
-    expect(sb.requests.filter((q) => q.method === 'GET')).toHaveLength(1);
+    expect(h.sb.requests.filter((q) => q.method === 'GET')).toHaveLength(1);
     expect(urls.map(typeOf)).toEqual([
       ...Array(4).fill(DISCOVERY),
       ...Array(4).fill(INTRO),
       ...Array(4).fill(INTRO),
     ]);
-    expect(sb.state.links.size).toBe(12);
+    expect(h.sb.state.links.size).toBe(12);
   });
 
   it('--count 50 --concurrency 3: exactly 50 links, no duplicates, in order', async () => {
@@ -86,7 +63,7 @@ describe('sched link create', () => {
     expect(lines(r.stdout)).toHaveLength(50);
     expect(new Set(lines(r.stdout)).size).toBe(50);
     expect(posts()).toHaveLength(50);
-    expect(sb.state.links.size).toBe(50);
+    expect(h.sb.state.links.size).toBe(50);
   });
 
   it('--json with one link: the {code,url} object exactly as the API returned it', async () => {
@@ -94,7 +71,7 @@ describe('sched link create', () => {
     expect(r.code).toBe(0);
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(obj).sort()).toEqual(['code', 'url']);
-    expect(obj.url).toBe(`${sb.publicUrl}/s/${obj.code}`);
+    expect(obj.url).toBe(`${h.sb.publicUrl}/s/${obj.code}`);
   });
 
   it('--json with more than one link: an array', async () => {
@@ -162,10 +139,10 @@ describe('sched link create', () => {
     const r = await link([]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('give a meeting-type UUID or slug');
-    expect(sb.requests).toHaveLength(0);
+    expect(h.sb.requests).toHaveLength(0);
     const noInput = await link(['--no-input'], { tty: true });
     expect(noInput.code).toBe(2);
-    expect(sb.requests).toHaveLength(0);
+    expect(h.sb.requests).toHaveLength(0);
   });
 
   it('no argument on a terminal: a pick list of meeting types (name, duration, slug)', async () => {
@@ -178,7 +155,7 @@ describe('sched link create', () => {
     });
     const r = await link(['--count', '2'], { tty: true, prompter });
     expect(r.code).toBe(0);
-    expect(offered).toHaveLength(sb.state.meetingTypes.length);
+    expect(offered).toHaveLength(h.sb.state.meetingTypes.length);
     expect(offered.map((c) => c.name)).toContain('Discovery session · 45 min · discovery-session');
     expect(lines(r.stdout).map(typeOf)).toEqual([DISCOVERY, DISCOVERY]);
   });
@@ -198,7 +175,7 @@ describe('sched link create with ambiguous slugs', () => {
 
   it('exit 2 naming the slug and listing the candidate UUIDs; nothing created', async () => {
     const r = await runSched(['link', 'create', 'call'], {
-      env: { ...dup.env, SCHED_CONFIG_DIR: config },
+      env: { ...dup.env, SCHED_CONFIG_DIR: h.config },
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ambiguous meeting-type slug "call"');
@@ -216,7 +193,7 @@ describe('sched link create cut short', () => {
   afterAll(() => srv.close());
   beforeEach(() => srv.clear());
 
-  const env = () => ({ SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config });
+  const env = () => h.envFor(srv.baseUrl);
   const minted = (n: number) => ({ code: `c${n}`, url: `https://book.example/s/c${n}` });
 
   it('a failure part-way: every link minted is printed, the error says how many, exit 1', async () => {
@@ -286,17 +263,3 @@ describe('sched link create cut short', () => {
     expect(r.stderr).toContain(`the other ${100 - printed.length} links were not created`);
   });
 });
-
-function fakePrompter(over: Partial<Prompter>): Prompter {
-  const no = () => {
-    throw new Error('unexpected prompt');
-  };
-  return {
-    select: no,
-    checkbox: no,
-    input: no,
-    password: no,
-    confirm: no,
-    ...over,
-  } as Prompter;
-}

@@ -1,35 +1,14 @@
 // `sched types list` in-process against the sandbox: formats, paging hints, sorting, and
 // what reached the server.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { useSandbox } from './core-harness.js';
 
-let sb: TestSandbox;
-let config: string;
+const h = useSandbox({ seedTypes: 23 });
+const types = (args: string[], opts: RunOptions = {}) => h.run(['types', 'list', ...args], opts);
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ seedTypes: 23 });
-  config = await mkdtemp(path.join(tmpdir(), 'sched-types-'));
-});
-afterAll(async () => {
-  await sb.close();
-  await rm(config, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-});
-
-function types(args: string[], opts: RunOptions = {}) {
-  return runSched(['types', 'list', ...args], {
-    ...opts,
-    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
-  });
-}
-
-const gets = () => sb.requests.filter((r) => r.method === 'GET');
+const gets = () => h.sb.requests.filter((r) => r.method === 'GET');
 
 describe('sched types list', () => {
   it('piped: one TSV row per meeting type (name, slug, duration, uuid), no header', async () => {
@@ -38,7 +17,7 @@ describe('sched types list', () => {
     const rows = r.stdout.trimEnd().split('\n');
     expect(rows).toHaveLength(10); // the API's default page size
     for (const row of rows) expect(row.split('\t')).toHaveLength(4);
-    const byUuid = new Map(sb.state.meetingTypes.map((t) => [t.uuid, t]));
+    const byUuid = new Map(h.sb.state.meetingTypes.map((t) => [t.uuid, t]));
     for (const row of rows) {
       const [name, slug, duration, uuid] = row.split('\t');
       const t = byUuid.get(uuid!)!;
@@ -104,14 +83,14 @@ describe('sched types list', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--sort "name:up".*asc or desc/);
     expect(r.stdout).toBe('');
-    expect(sb.requests).toHaveLength(0);
+    expect(h.sb.requests).toHaveLength(0);
     expect((await types(['--sort', ':asc'])).code).toBe(2);
   });
 
   it('--page with --all is a usage error', async () => {
     const r = await types(['--page', '2', '--all']);
     expect(r.code).toBe(2);
-    expect(sb.requests).toHaveLength(0);
+    expect(h.sb.requests).toHaveLength(0);
   });
 
   it('--json: an array of the API objects with every field, compact when piped', async () => {
@@ -186,7 +165,7 @@ describe('sched types list with hostile names', () => {
   afterAll(() => evil.close());
 
   it('strips escape sequences in the table and TSV, keeps them exactly in JSON', async () => {
-    const env = { ...evil.env, SCHED_CONFIG_DIR: config };
+    const env = { ...evil.env, SCHED_CONFIG_DIR: h.config };
     for (const tty of [true, false]) {
       const r = await runSched(['types', 'list'], { env: { ...env, NO_COLOR: '1' }, tty });
       // eslint-disable-next-line no-control-regex

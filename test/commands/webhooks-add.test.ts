@@ -1,44 +1,21 @@
 // `sched webhooks add` in-process against the sandbox: local validation before any request,
 // the secure default (a generated secret printed once, on stdout only), --secret-stdin,
 // --no-secret, --if-absent, the interactive path, and output shapes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runSched, type RunOptions } from '../helpers/run.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import type { Choice, Prompter } from '../../src/prompt.js';
+import type { Choice } from '../../src/prompt.js';
 import { f, startFaultServer } from '../helpers/fault-server.js';
+import { fakePrompter, useSandbox } from './core-harness.js';
 
 const URL_A = 'https://hooks.example.com/sched';
 const ALL = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
 const GIVEN = 'my-own_SECRET-value-1234';
 
-let sb: TestSandbox;
-let config: string;
+const h = useSandbox();
+const add = (args: string[], opts: RunOptions = {}) => h.run(['webhooks', 'add', ...args], opts);
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-wh-add-'));
-});
-afterAll(async () => {
-  await sb.close();
-  await rm(config, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-  sb.state.webhooks.clear();
-});
-
-function add(args: string[], opts: RunOptions = {}) {
-  return runSched(['webhooks', 'add', ...args], {
-    ...opts,
-    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
-  });
-}
-
-const posts = () => sb.requests.filter((r) => r.method === 'POST');
-const stored = () => [...sb.state.webhooks.values()];
+const posts = () => h.sb.requests.filter((r) => r.method === 'POST');
+const stored = () => [...h.sb.state.webhooks.values()];
 
 describe('webhooks add: local validation (no request at all)', () => {
   const cases: Array<[string, string[], RegExp]> = [
@@ -70,7 +47,7 @@ describe('webhooks add: local validation (no request at all)', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
-      expect(sb.requests).toHaveLength(0);
+      expect(h.sb.requests).toHaveLength(0);
     });
   }
 
@@ -78,7 +55,7 @@ describe('webhooks add: local validation (no request at all)', () => {
     const r = await add(['--url', URL_A, '--secret-stdin'], { stdin: '\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('empty');
-    expect(sb.requests).toHaveLength(0);
+    expect(h.sb.requests).toHaveLength(0);
   });
 });
 
@@ -187,7 +164,7 @@ describe('webhooks add: given secrets and no secret', () => {
         }),
       );
       const r = await runSched(['webhooks', 'add', '--url', URL_A], {
-        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
+        env: h.envFor(srv.baseUrl),
       });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('url: This value is not a valid URL.');
@@ -203,7 +180,7 @@ describe('webhooks add --if-absent', () => {
   it('prints the existing webhook and creates nothing when URL and events match', async () => {
     const first = await add(['--url', URL_A, '--event', 'meetingScheduled', '--json']);
     const existing = JSON.parse(first.stdout) as { uuid: string };
-    sb.requests.length = 0;
+    h.sb.requests.length = 0;
     const r = await add([
       '--url',
       'https://HOOKS.example.com/sched',
@@ -224,7 +201,7 @@ describe('webhooks add --if-absent', () => {
   it('looks through every page', async () => {
     for (let i = 0; i < 23; i++) await add(['--url', `${URL_A}/${i}`, '--no-secret']);
     const target = `${URL_A}/22`;
-    sb.requests.length = 0;
+    h.sb.requests.length = 0;
     const r = await add(['--url', target, '--no-secret', '--if-absent', '-q']);
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(0);
@@ -233,7 +210,7 @@ describe('webhooks add --if-absent', () => {
 
   it('creates one when the events differ, with a note', async () => {
     await add(['--url', URL_A, '--event', 'meetingScheduled']);
-    sb.requests.length = 0;
+    h.sb.requests.length = 0;
     const r = await add(['--url', URL_A, '--if-absent']);
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(1);
@@ -291,10 +268,3 @@ describe('webhooks add on a terminal without --url', () => {
     expect(r.stderr).toContain('--url is required');
   });
 });
-
-function fakePrompter(over: Partial<Prompter>): Prompter {
-  const no = () => {
-    throw new Error('unexpected prompt');
-  };
-  return { select: no, checkbox: no, input: no, password: no, confirm: no, ...over } as Prompter;
-}

@@ -1,37 +1,14 @@
 // `sched webhooks ls` in-process against the sandbox.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runSched, type RunOptions } from '../helpers/run.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { RunOptions } from '../helpers/run.js';
+import { useSandbox } from './core-harness.js';
 
-let sb: TestSandbox;
-let config: string;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-wh-ls-'));
-});
-afterAll(async () => {
-  await sb.close();
-  await rm(config, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-  sb.state.webhooks.clear();
-});
-
-function ls(args: string[], opts: RunOptions = {}) {
-  return runSched(['webhooks', 'ls', ...args], {
-    ...opts,
-    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
-  });
-}
+const h = useSandbox();
+const ls = (args: string[], opts: RunOptions = {}) => h.run(['webhooks', 'ls', ...args], opts);
 
 async function seed(n: number) {
   for (let i = 0; i < n; i++) {
-    const res = await sb.api('/webhooks', {
+    const res = await h.sb.api('/webhooks', {
       method: 'POST',
       body: JSON.stringify({
         url: `https://hooks.example.com/${i}`,
@@ -41,7 +18,7 @@ async function seed(n: number) {
     });
     expect(res.status).toBe(201);
   }
-  sb.requests.length = 0;
+  h.sb.requests.length = 0;
 }
 
 describe('sched webhooks ls', () => {
@@ -54,7 +31,7 @@ describe('sched webhooks ls', () => {
       .split('\n')
       .map((l) => l.split('\t'));
     expect(rows).toHaveLength(2);
-    const byUuid = new Map([...sb.state.webhooks.values()].map((w) => [w.uuid, w]));
+    const byUuid = new Map([...h.sb.state.webhooks.values()].map((w) => [w.uuid, w]));
     for (const [uuid, url, events, created] of rows) {
       const w = byUuid.get(uuid!)!;
       expect([url, events, created]).toEqual([w.url, w.events.join(','), w.created_at]);
@@ -85,7 +62,7 @@ describe('sched webhooks ls', () => {
     const all = await ls(['--all', '--limit', '5', '-o', 'ndjson']);
     expect(all.stdout.trimEnd().split('\n')).toHaveLength(12);
     expect(all.stderr).toBe('');
-    expect(sb.requests.filter((q) => q.method === 'GET').length).toBe(1 + 3);
+    expect(h.sb.requests.filter((q) => q.method === 'GET').length).toBe(1 + 3);
   });
 
   it('on a terminal: a table with a header', async () => {
@@ -101,6 +78,6 @@ describe('sched webhooks ls', () => {
     expect(c.stdout.split('\r\n')[0]).toBe('uuid,url,events,created_at');
     expect(c.stdout.split('\r\n')[1]).toContain('"meetingScheduled,meetingCancelled"');
     const q = await ls(['-q']);
-    expect(q.stdout).toBe([...sb.state.webhooks.keys()][0] + '\n');
+    expect(q.stdout).toBe([...h.sb.state.webhooks.keys()][0] + '\n');
   });
 });

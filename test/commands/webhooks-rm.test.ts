@@ -1,68 +1,35 @@
 // `sched webhooks rm` in-process against the sandbox (and a fault server for failures part-way):
 // the three modes, local checks, confirmation, --yes, 404s, partial results.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runSched, type RunOptions } from '../helpers/run.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { envelope, f, startFaultServer } from '../helpers/fault-server.js';
+import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import type { Prompter } from '../../src/prompt.js';
+import { fakePrompter, lines, useSandbox } from './core-harness.js';
 
 const URL_A = 'https://hooks.example.com/a';
 const URL_B = 'https://hooks.example.com/b';
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-let sb: TestSandbox;
-let config: string;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-wh-rm-'));
-});
-afterAll(async () => {
-  await sb.close();
-  await rm(config, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-  sb.state.webhooks.clear();
-});
-
-function whRm(args: string[], opts: RunOptions = {}) {
-  return runSched(['webhooks', 'rm', ...args], {
-    ...opts,
-    env: { ...sb.env, SCHED_CONFIG_DIR: config, ...opts.env },
-  });
-}
+const h = useSandbox();
+const whRm = (args: string[], opts: RunOptions = {}) => h.run(['webhooks', 'rm', ...args], opts);
 
 async function seed(urls: string[]): Promise<string[]> {
   const uuids: string[] = [];
   for (const url of urls) {
-    const res = await sb.api('/webhooks', {
+    const res = await h.sb.api('/webhooks', {
       method: 'POST',
       body: JSON.stringify({ url, events: ['meetingScheduled'], secret: 'x' }),
     });
     uuids.push(((await res.json()) as { uuid: string }).uuid);
   }
-  sb.requests.length = 0;
+  h.sb.requests.length = 0;
   return uuids;
 }
 
-const deletes = () => sb.requests.filter((r) => r.method === 'DELETE');
-const lines = (s: string) => s.trimEnd().split('\n').filter(Boolean);
+const deletes = () => h.sb.requests.filter((r) => r.method === 'DELETE');
 
-function fakePrompter(answer: boolean, seen: string[] = []): Prompter {
-  const no = () => {
-    throw new Error('unexpected prompt');
-  };
-  return {
-    select: no,
-    checkbox: no,
-    input: no,
-    password: no,
-    confirm: async (m: string) => (seen.push(m), answer),
-  } as Prompter;
+function confirming(answer: boolean, seen: string[] = []): Prompter {
+  return fakePrompter({ confirm: async (m: string) => (seen.push(m), answer) });
 }
 
 describe('webhooks rm: choosing what to delete (checked before any request)', () => {
@@ -90,8 +57,8 @@ describe('webhooks rm: choosing what to delete (checked before any request)', ()
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
-      expect(sb.requests).toHaveLength(0);
-      expect(sb.state.webhooks.size).toBe(1);
+      expect(h.sb.requests).toHaveLength(0);
+      expect(h.sb.state.webhooks.size).toBe(1);
     });
   }
 });
@@ -99,14 +66,14 @@ describe('webhooks rm: choosing what to delete (checked before any request)', ()
 describe('webhooks rm <uuid>...', () => {
   it('deletes each without asking, one UUID per line on stdout', async () => {
     const [a, b, c] = await seed([URL_A, URL_B, URL_A]);
-    const r = await whRm([a!, c!], { tty: true, prompter: fakePrompter(false) });
+    const r = await whRm([a!, c!], { tty: true, prompter: confirming(false) });
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([a, c]);
     expect(deletes().map((d) => d.pathname.split('/').pop())).toEqual(
       expect.arrayContaining([a, c]),
     );
     expect(deletes()).toHaveLength(2);
-    expect([...sb.state.webhooks.keys()]).toEqual([b]);
+    expect([...h.sb.state.webhooks.keys()]).toEqual([b]);
   });
 
   it('--json: {"deleted":[...]}', async () => {
@@ -128,7 +95,7 @@ describe('webhooks rm <uuid>...', () => {
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: [a, b] });
     expect(r.stderr).toContain(`no webhook with UUID ${MISSING}`);
-    expect(sb.state.webhooks.size).toBe(0);
+    expect(h.sb.state.webhooks.size).toBe(0);
   });
 });
 
@@ -140,8 +107,8 @@ describe('webhooks rm --url / --all', () => {
     expect(r.code).toBe(0);
     const expected = uuids.filter((_, i) => urls[i] === URL_A);
     expect(lines(r.stdout).sort()).toEqual([...expected].sort());
-    expect(sb.state.webhooks.size).toBe(20);
-    expect(sb.requests.filter((q) => q.method === 'GET').length).toBeGreaterThanOrEqual(1);
+    expect(h.sb.state.webhooks.size).toBe(20);
+    expect(h.sb.requests.filter((q) => q.method === 'GET').length).toBeGreaterThanOrEqual(1);
   });
 
   it('--all --yes --json deletes everything', async () => {
@@ -151,27 +118,27 @@ describe('webhooks rm --url / --all', () => {
     expect((JSON.parse(r.stdout) as { deleted: string[] }).deleted.sort()).toEqual(
       [...uuids].sort(),
     );
-    expect(sb.state.webhooks.size).toBe(0);
+    expect(h.sb.state.webhooks.size).toBe(0);
   });
 
   it('on a terminal: shows what will go and asks; yes deletes', async () => {
     await seed([URL_A, URL_B]);
     const asked: string[] = [];
-    const r = await whRm(['--all'], { tty: true, prompter: fakePrompter(true, asked) });
+    const r = await whRm(['--all'], { tty: true, prompter: confirming(true, asked) });
     expect(r.code).toBe(0);
     expect(asked).toEqual(['Delete 2 webhooks?']);
     expect(r.stderr).toContain(URL_A);
     expect(r.stderr).toContain(URL_B);
-    expect(sb.state.webhooks.size).toBe(0);
+    expect(h.sb.state.webhooks.size).toBe(0);
   });
 
   it('on a terminal: no deletes nothing', async () => {
     await seed([URL_A]);
-    const r = await whRm(['--url', URL_A], { tty: true, prompter: fakePrompter(false) });
+    const r = await whRm(['--url', URL_A], { tty: true, prompter: confirming(false) });
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('nothing was deleted');
     expect(deletes()).toHaveLength(0);
-    expect(sb.state.webhooks.size).toBe(1);
+    expect(h.sb.state.webhooks.size).toBe(1);
   });
 
   it('nothing matches: exit 0, a note on stderr, {"deleted":[]}', async () => {
@@ -180,7 +147,7 @@ describe('webhooks rm --url / --all', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: [] });
     expect(r.stderr).toMatch(/No webhook has the URL "https:\/\/hooks.example.com\/a"/);
-    sb.state.webhooks.clear();
+    h.sb.state.webhooks.clear();
     const none = await whRm(['--all', '--yes']);
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
@@ -189,74 +156,65 @@ describe('webhooks rm --url / --all', () => {
 });
 
 describe('webhooks rm cut short', () => {
+  let srv: FaultServer;
+  beforeAll(async () => {
+    srv = await startFaultServer();
+  });
+  afterAll(() => srv.close());
+  beforeEach(() => srv.clear());
+
+  /** n webhooks listed on one page; returns their UUIDs. */
+  function listed(n: number): string[] {
+    const ids = Array.from(
+      { length: n },
+      (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+    );
+    const items = ids.map((uuid) => ({
+      uuid,
+      url: URL_A,
+      events: [],
+      secret: null,
+      created_at: '',
+    }));
+    srv.on('GET', '/api/webhooks', f.json(200, envelope(items)));
+    return ids;
+  }
+
   it('a failure part-way: what was deleted is printed, then the error, exit 1', async () => {
-    const srv = await startFaultServer();
-    try {
-      const ids = Array.from({ length: 6 }, (_, i) => `${i}0000000-0000-4000-8000-000000000000`);
-      srv.on(
-        'GET',
-        '/api/webhooks',
-        f.json(
-          200,
-          envelope(
-            ids.map((uuid) => ({ uuid, url: URL_A, events: [], secret: null, created_at: '' })),
-          ),
-        ),
-      );
-      let n = 0;
-      srv.on('DELETE', '/api/webhooks/*', () => {
-        n += 1;
-        return n <= 2 ? f.status(204) : f.json(500, { message: 'nope' });
-      });
-      const r = await runSched(['webhooks', 'rm', '--all', '--yes', '--json'], {
-        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
-      });
-      expect(r.code).toBe(1);
-      const deleted = (JSON.parse(r.stdout) as { deleted: string[] }).deleted;
-      expect(deleted.length).toBe(2);
-      expect(r.stderr).toMatch(/deleted 2 of 6 webhooks \(listed on stdout\), then: /);
-    } finally {
-      await srv.close();
-    }
+    listed(6);
+    let n = 0;
+    srv.on('DELETE', '/api/webhooks/*', () => {
+      n += 1;
+      return n <= 2 ? f.status(204) : f.json(500, { message: 'nope' });
+    });
+    const r = await runSched(['webhooks', 'rm', '--all', '--yes', '--json'], {
+      env: h.envFor(srv.baseUrl),
+    });
+    expect(r.code).toBe(1);
+    const deleted = (JSON.parse(r.stdout) as { deleted: string[] }).deleted;
+    expect(deleted.length).toBe(2);
+    expect(r.stderr).toMatch(/deleted 2 of 6 webhooks \(listed on stdout\), then: /);
   });
 
   it('Ctrl-C part-way: what was deleted is printed, then exit 130', async () => {
-    const srv = await startFaultServer();
-    try {
-      const ids = Array.from(
-        { length: 20 },
-        (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
-      );
-      srv.on(
-        'GET',
-        '/api/webhooks',
-        f.json(
-          200,
-          envelope(
-            ids.map((uuid) => ({ uuid, url: URL_A, events: [], secret: null, created_at: '' })),
-          ),
-        ),
-      );
-      const ac = new AbortController();
-      let n = 0;
-      srv.on('DELETE', '/api/webhooks/*', () => {
-        n += 1;
-        if (n === 6) ac.abort('SIGINT');
-        return n < 6 ? f.status(204) : f.delay(100, f.status(204));
-      });
-      const r = await runSched(['webhooks', 'rm', '--all', '--yes'], {
-        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
-        signal: ac.signal,
-      });
-      expect(r.code).toBe(130);
-      const printed = lines(r.stdout);
-      // Exactly what the server deleted (DELETEs in flight finish), in order.
-      expect(printed).toEqual(ids.slice(0, srv.count('DELETE')));
-      expect(printed.length).toBeGreaterThanOrEqual(6);
-      expect(r.stderr).toContain(`interrupted: deleted ${printed.length} of 20 webhooks`);
-      expect(srv.count('DELETE')).toBeLessThan(20);
-    } finally {
-      await srv.close();
-    }
+    const ids = listed(20);
+    const ac = new AbortController();
+    let n = 0;
+    srv.on('DELETE', '/api/webhooks/*', () => {
+      n += 1;
+      if (n === 6) ac.abort('SIGINT');
+      return n < 6 ? f.status(204) : f.delay(100, f.status(204));
+    });
+    const r = await runSched(['webhooks', 'rm', '--all', '--yes'], {
+      env: h.envFor(srv.baseUrl),
+      signal: ac.signal,
+    });
+    expect(r.code).toBe(130);
+    const printed = lines(r.stdout);
+    // Exactly what the server deleted (DELETEs in flight finish), in order.
+    expect(printed).toEqual(ids.slice(0, srv.count('DELETE')));
+    expect(printed.length).toBeGreaterThanOrEqual(6);
+    expect(r.stderr).toContain(`interrupted: deleted ${printed.length} of 20 webhooks`);
+    expect(srv.count('DELETE')).toBeLessThan(20);
   });
 });

@@ -11,6 +11,7 @@ import type { Prompter } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { readPayload } from '../../webhooks/input.js';
 import { urlKey } from '../../webhooks/sync/validate.js';
 import { sameEvents } from '../../webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
@@ -31,20 +32,12 @@ async function readSecretFromStdin(ctx: Context): Promise<string> {
       hint: 'printf %s "$SECRET" | sched webhooks add --url <url> --secret-stdin',
     });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of ctx.io.stdin) {
-    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
-    size += b.length;
-    if (size > MAX_SECRET_BYTES) {
-      throw new UsageError('the secret on stdin is too long (more than 64 KiB)');
-    }
-    chunks.push(b);
+  const bytes = await readPayload(ctx, { file: undefined, label: 'stdin' });
+  if (bytes.length > MAX_SECRET_BYTES) {
+    throw new UsageError('the secret on stdin is too long (more than 64 KiB)');
   }
   // One trailing newline is what `echo` and most editors add; anything else is kept as given.
-  const secret = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  const secret = bytes.toString('utf8').replace(/\r?\n$/, '');
   if (secret === '') throw new UsageError('the secret read from stdin (--secret-stdin) is empty');
   return secret;
 }
