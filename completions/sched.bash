@@ -219,15 +219,30 @@ __sched_values() {
   COMPREPLY=("${found[@]}")
 }
 
+# Readline replaces only the text after the last "=" or ":" (COMP_WORDBREAKS), while the
+# candidates are whole words: drop that leading part from each of them.
+__sched_trim() {
+  local rl="$1" prefix i
+  [[ $COMP_WORDBREAKS == *=* ]] && rl="${rl##*=}"
+  [[ $COMP_WORDBREAKS == *:* ]] && rl="${rl##*:}"
+  prefix="${1:0:${#1}-${#rl}}"
+  [[ -z $prefix ]] && return
+  for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]="${COMPREPLY[i]#"$prefix"}"; done
+}
+
 _sched() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" path='' pos=0 i w REPLY expect='' dashdash=''
-  local -a sched_forward=()
+  # Words split at blanks only, from the line itself: COMP_WORDS would also split at "=" and
+  # ":", which breaks "--flag=value" and every URL apart.
+  local line="${COMP_LINE:0:COMP_POINT}" path='' pos=0 i w REPLY expect='' dashdash=''
+  local -a words sched_forward=()
+  read -r -a words <<< "$line"
+  [[ -z $line || $line == *[[:blank:]] ]] && words+=('')
+  local cword=$((${#words[@]} - 1))
+  local cur="${words[cword]}"
   COMPREPLY=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="${COMP_WORDS[i]}"
+  for ((i = 1; i < cword; i++)); do
+    w="${words[i]}"
     if [[ -n $expect ]]; then
-      # COMP_WORDBREAKS splits "--flag=value" into "--flag" "=" "value".
-      [[ $w == = ]] && continue
       expect=''
       continue
     fi
@@ -235,7 +250,7 @@ _sched() {
       case "$w" in
         --) dashdash=1; continue ;;
         --profile|--base-url)
-          sched_forward+=("$w" "${COMP_WORDS[i+1]}")
+          ((i + 1 < cword)) && sched_forward+=("$w" "${words[i+1]}")
           __sched_option_value "$path" "$w" && expect=1
           continue
           ;;
@@ -251,31 +266,24 @@ _sched() {
     fi
   done
 
-  # A value for the flag before the cursor ("--flag value" or "--flag=value").
   if [[ -n $expect ]]; then
-    [[ $cur == = ]] && cur=''
-    i=$((COMP_CWORD - 1))
-    [[ ${COMP_WORDS[i]} == = ]] && i=$((i - 1))
-    __sched_option_value "$path" "${COMP_WORDS[i]}" && __sched_values "$REPLY" "$cur" ''
-    return 0
-  fi
-  if [[ -z $dashdash && $cur == --*=* ]]; then
+    # A value for the flag before the cursor.
+    __sched_option_value "$path" "${words[cword-1]}" && __sched_values "$REPLY" "$cur" ''
+  elif [[ -z $dashdash && $cur == --*=* ]]; then
     __sched_option_value "$path" "${cur%%=*}" && __sched_values "$REPLY" "${cur#*=}" "${cur%%=*}="
-    return 0
-  fi
-  if [[ -z $dashdash && $cur == -* ]]; then
+  elif [[ -z $dashdash && $cur == -* ]]; then
     __sched_flags "$path"
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
-    return 0
-  fi
-  if ((pos == 0)); then
-    __sched_commands "$path"
+  else
+    REPLY=''
+    ((pos == 0)) && __sched_commands "$path"
     if [[ -n $REPLY ]]; then
       COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
-      return 0
+    elif __sched_argument_value "$path" "$pos"; then
+      __sched_values "$REPLY" "$cur" ''
     fi
   fi
-  __sched_argument_value "$path" "$pos" && __sched_values "$REPLY" "$cur" ''
+  __sched_trim "$cur"
   return 0
 }
 

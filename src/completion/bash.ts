@@ -160,15 +160,30 @@ ${F}_values() {
   COMPREPLY=("\${found[@]}")
 }
 
+# Readline replaces only the text after the last "=" or ":" (COMP_WORDBREAKS), while the
+# candidates are whole words: drop that leading part from each of them.
+${F}_trim() {
+  local rl="$1" prefix i
+  [[ $COMP_WORDBREAKS == *=* ]] && rl="\${rl##*=}"
+  [[ $COMP_WORDBREAKS == *:* ]] && rl="\${rl##*:}"
+  prefix="\${1:0:\${#1}-\${#rl}}"
+  [[ -z $prefix ]] && return
+  for i in "\${!COMPREPLY[@]}"; do COMPREPLY[i]="\${COMPREPLY[i]#"$prefix"}"; done
+}
+
 _${N}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path='' pos=0 i w REPLY expect='' dashdash=''
-  local -a ${fwd}=()
+  # Words split at blanks only, from the line itself: COMP_WORDS would also split at "=" and
+  # ":", which breaks "--flag=value" and every URL apart.
+  local line="\${COMP_LINE:0:COMP_POINT}" path='' pos=0 i w REPLY expect='' dashdash=''
+  local -a words ${fwd}=()
+  read -r -a words <<< "$line"
+  [[ -z $line || $line == *[[:blank:]] ]] && words+=('')
+  local cword=$((\${#words[@]} - 1))
+  local cur="\${words[cword]}"
   COMPREPLY=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
+  for ((i = 1; i < cword; i++)); do
+    w="\${words[i]}"
     if [[ -n $expect ]]; then
-      # COMP_WORDBREAKS splits "--flag=value" into "--flag" "=" "value".
-      [[ $w == = ]] && continue
       expect=''
       continue
     fi
@@ -176,7 +191,7 @@ _${N}() {
       case "$w" in
         --) dashdash=1; continue ;;
         ${forwarded})
-          ${fwd}+=("$w" "\${COMP_WORDS[i+1]}")
+          ((i + 1 < cword)) && ${fwd}+=("$w" "\${words[i+1]}")
           ${F}_option_value "$path" "$w" && expect=1
           continue
           ;;
@@ -192,31 +207,24 @@ _${N}() {
     fi
   done
 
-  # A value for the flag before the cursor ("--flag value" or "--flag=value").
   if [[ -n $expect ]]; then
-    [[ $cur == = ]] && cur=''
-    i=$((COMP_CWORD - 1))
-    [[ \${COMP_WORDS[i]} == = ]] && i=$((i - 1))
-    ${F}_option_value "$path" "\${COMP_WORDS[i]}" && ${F}_values "$REPLY" "$cur" ''
-    return 0
-  fi
-  if [[ -z $dashdash && $cur == --*=* ]]; then
+    # A value for the flag before the cursor.
+    ${F}_option_value "$path" "\${words[cword-1]}" && ${F}_values "$REPLY" "$cur" ''
+  elif [[ -z $dashdash && $cur == --*=* ]]; then
     ${F}_option_value "$path" "\${cur%%=*}" && ${F}_values "$REPLY" "\${cur#*=}" "\${cur%%=*}="
-    return 0
-  fi
-  if [[ -z $dashdash && $cur == -* ]]; then
+  elif [[ -z $dashdash && $cur == -* ]]; then
     ${F}_flags "$path"
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
-    return 0
-  fi
-  if ((pos == 0)); then
-    ${F}_commands "$path"
+  else
+    REPLY=''
+    ((pos == 0)) && ${F}_commands "$path"
     if [[ -n $REPLY ]]; then
       COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
-      return 0
+    elif ${F}_argument_value "$path" "$pos"; then
+      ${F}_values "$REPLY" "$cur" ''
     fi
   fi
-  ${F}_argument_value "$path" "$pos" && ${F}_values "$REPLY" "$cur" ''
+  ${F}_trim "$cur"
   return 0
 }
 

@@ -53,6 +53,9 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
         expect.arrayContaining(['listen', 'ls']),
       );
       expect(await c('sched webhooks delete --y')).toEqual(['--yes']);
+      // A URL value is one word, however readline splits it at ":".
+      expect(await c('sched --base-url http://127.0.0.1:9/api webhooks a')).toEqual(['add']);
+      expect(await c('sched --base-url=http://127.0.0.1:9/api types l')).toEqual(['list']);
     });
 
     it("completes a command's flags together with the global ones", async () => {

@@ -72,19 +72,13 @@ export async function createWorkspace(): Promise<ShellWorkspace> {
   };
 }
 
-/** Splits a command line as bash does for COMP_WORDS ("--flag=x" is "--flag" "=" "x"). */
+/** Splits a command line as readline does for COMP_WORDS: at blanks, and "=" and ":" apart. */
 export function bashWords(line: string): string[] {
-  const words: string[] = [];
-  for (const token of line.split(/\s+/).filter(Boolean)) {
-    const eq = token.indexOf('=');
-    if (token.startsWith('-') && eq > 0) {
-      words.push(token.slice(0, eq), '=');
-      if (eq < token.length - 1) words.push(token.slice(eq + 1));
-    } else {
-      words.push(token);
-    }
-  }
-  if (/\s$/.test(line)) words.push('');
+  const words = line
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((token) => token.split(/([=:]+)/).filter(Boolean));
+  if (line === '' || /\s$/.test(line)) words.push('');
   return words;
 }
 
@@ -97,18 +91,20 @@ export async function bashComplete(
   env: Record<string, string> = {},
 ): Promise<string[]> {
   const words = bashWords(line);
+  // What readline sets before calling the function (with bash's default COMP_WORDBREAKS).
   const program = [
     'source "$0"',
+    'COMP_LINE="$1"; shift',
+    'COMP_POINT=${#COMP_LINE}',
+    `COMP_WORDBREAKS=$' \\t\\n"\\'><=;|&(:'`,
     'COMP_WORDS=("$@")',
     'COMP_CWORD=$(($# - 1))',
-    'COMP_LINE="$*"',
-    'COMP_POINT=${#COMP_LINE}',
     '_sched',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const r = await execa(
     'bash',
-    ['--norc', '--noprofile', '-c', program, ws.scripts.bash, ...words],
+    ['--norc', '--noprofile', '-c', program, ws.scripts.bash, line, ...words],
     {
       env: ws.env(env),
       extendEnv: false,

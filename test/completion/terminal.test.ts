@@ -59,6 +59,13 @@ describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
       await term.waitForScreen(/sched webhooks add --event meetingRescheduled ?$/m);
     });
 
+    it('completes a value written as --flag=value, and after a URL', async () => {
+      term = await shellReady();
+      await term.type('sched --base-url http://127.0.0.1:9/api webhooks add --event=meetingR');
+      await term.sendKeys('Tab');
+      await term.waitForScreen(/webhooks add --event=meetingRescheduled ?$/m);
+    });
+
     it('lists the choices when more than one fits', async () => {
       term = await shellReady();
       await term.type('sched -o ');
