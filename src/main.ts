@@ -5,10 +5,19 @@ import { createProcessIO } from './io.js';
 
 const controller = new AbortController();
 let signals = 0;
+let echo: { name: string; until: number } | undefined;
 const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
+  // Once conf is loaded, its atomic writer (atomically -> when-exit) also listens for signals
+  // and re-sends the one it saw to this process. That echo is not a second Ctrl-C: ignore it
+  // once, or every command that read the config would die mid-cleanup on the first Ctrl-C.
+  if (echo && echo.name === name && Date.now() < echo.until) {
+    echo = undefined;
+    return;
+  }
   signals += 1;
   // First signal: let the command stop cleanly and report what it did. Second: leave now.
   if (signals > 1) process.exit(name === 'SIGINT' ? 130 : 143);
+  if (process.listenerCount(name) > 1) echo = { name, until: Date.now() + 1000 };
   controller.abort(name);
 };
 process.on('SIGINT', () => onSignal('SIGINT'));
