@@ -1,8 +1,9 @@
 // Tab completion as each real shell performs it, from the scripts `sched completion` prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { basename, join } from 'node:path';
+import { execa } from 'execa';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   complete,
@@ -11,6 +12,7 @@ import {
   shellTitle,
   type ShellName,
   type ShellWorkspace,
+  zshComplete,
 } from './shells.js';
 
 const EVENTS = ['meetingCancelled', 'meetingRescheduled', 'meetingScheduled'];
@@ -198,3 +200,49 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
     });
   });
 });
+
+describe.skipIf(!hasCommand('zsh'))(shellTitle('zsh', 'zsh completion installed on $fpath'), () => {
+  let ws: ShellWorkspace;
+  beforeAll(async () => {
+    ws = await createWorkspace();
+  });
+  afterAll(() => ws?.cleanup());
+
+  it('is autoloaded as _sched by compinit, as `sched completion zsh > "${fpath[1]}/_sched"` installs it', async () => {
+    const site = join(ws.dir, 'site-functions');
+    mkdirSync(site);
+    copyFileSync(ws.scripts.zsh, join(site, '_sched'));
+    expect(await zshComplete(ws, 'sched webhooks a', {}, site)).toEqual(['add']);
+    expect(sorted(await zshComplete(ws, 'sched completion ', {}, site))).toEqual([
+      'bash',
+      'fish',
+      'zsh',
+    ]);
+  });
+});
+
+describe.skipIf(!hasCommand('fish'))(
+  shellTitle('fish', 'fish completion installed in ~/.config/fish/completions'),
+  () => {
+    let ws: ShellWorkspace;
+    beforeAll(async () => {
+      ws = await createWorkspace();
+    });
+    afterAll(() => ws?.cleanup());
+
+    it('is loaded by fish itself on the first TAB after `sched`', async () => {
+      // The workspace's HOME and XDG_CONFIG_HOME are empty temporary directories.
+      const dir = join(ws.dir, 'home', '.config', 'fish', 'completions');
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(ws.scripts.fish, join(dir, 'sched.fish'));
+      const r = await execa('fish', ['-c', 'complete -C "sched webhooks a"'], {
+        env: ws.env(),
+        extendEnv: false,
+        reject: false,
+        timeout: 15_000,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\t')[0]).toBe('add');
+    });
+  },
+);

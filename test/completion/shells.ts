@@ -125,8 +125,10 @@ export async function zshComplete(
   ws: ShellWorkspace,
   line: string,
   env: Record<string, string> = {},
+  /** The script to source, or a directory to put on $fpath (autoloading _sched). */
+  source: string = ws.scripts.zsh,
 ): Promise<string[]> {
-  const r = await execa('zsh', ['-f', ZSH_DRIVER, ws.scripts.zsh, line], {
+  const r = await execa('zsh', ['-f', ZSH_DRIVER, source, line], {
     env: { ...ws.env(env), TMPDIR: ws.dir },
     extendEnv: false,
     timeout: TIMEOUT,

@@ -1,11 +1,18 @@
-# usage: zsh -f driver.zsh <completion-script> <line>: prints the candidates zsh offers.
+# usage: zsh -f zsh-capture.zsh <script | directory holding _sched> <line>
+# Types <line> and TAB into an interactive zsh on a pseudo-terminal (zpty) and prints the
+# candidates its completion system offers, one per line. A script is sourced; a directory is
+# put on $fpath, so _sched is autoloaded the way an installed completion is.
 zmodload zsh/zpty || exit 3
+if [[ -d $1 ]]; then
+  load="fpath=(${(q)1} \$fpath); autoload -Uz compinit && compinit -u -d ${TMPDIR:-/tmp}/sched-zcompdump-fpath"
+else
+  load="autoload -Uz compinit && compinit -u -d ${TMPDIR:-/tmp}/sched-zcompdump; source ${(q)1}"
+fi
 cat > ${TMPDIR:-/tmp}/capture-$$.zsh <<SETUP
 PROMPT=''
 RPROMPT=''
 unsetopt beep
-autoload -Uz compinit && compinit -u -d ${TMPDIR:-/tmp}/sched-zcompdump
-source ${(q)1}
+$load
 typeset -aU __captured
 compadd () {
   # Calls that only collect matches (-O/-A/-D) offer nothing: pass them through.
