@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import {
+  checkActionResult,
   checkIsoTime,
   controlError,
   printResult,
@@ -77,7 +78,7 @@ export async function run(
       body,
       signal: ctx.signal,
     });
-    result = res.body;
+    result = checkActionResult(res.body, client);
   } catch (e) {
     throw controlError(
       e,

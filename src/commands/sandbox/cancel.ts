@@ -2,6 +2,7 @@
 // meetingCancelled (with canceled_at and the cancellation) to every subscribed webhook.
 import type { Context } from '../../context.js';
 import {
+  checkActionResult,
   checkMeetingUuid,
   controlError,
   printResult,
@@ -25,7 +26,7 @@ export async function run(
       body: reason === undefined ? {} : { reason },
       signal: ctx.signal,
     });
-    result = res.body;
+    result = checkActionResult(res.body, client);
   } catch (e) {
     throw controlError(e, client, `no meeting ${uuid} in the sandbox at ${client.baseUrl}`);
   }

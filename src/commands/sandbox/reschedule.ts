@@ -2,6 +2,7 @@
 // (same uuid, same duration), which delivers meetingRescheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
 import {
+  checkActionResult,
   checkIsoTime,
   checkMeetingUuid,
   controlError,
@@ -26,7 +27,7 @@ export async function run(
       body: { at },
       signal: ctx.signal,
     });
-    result = res.body;
+    result = checkActionResult(res.body, client);
   } catch (e) {
     throw controlError(e, client, `no meeting ${uuid} in the sandbox at ${client.baseUrl}`);
   }

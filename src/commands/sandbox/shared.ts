@@ -4,7 +4,7 @@
 import type { ApiClient } from '../../api/client.js';
 import type { Meeting } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { renderObject, type Column } from '../../output/render.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
 
@@ -73,6 +73,27 @@ export async function sandboxClient(ctx: Context, linkUrl?: URL): Promise<ApiCli
     return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY);
   }
   return ctx.apiFor(DEFAULT_SANDBOX_BASE_URL, envKey ?? DEFAULT_SANDBOX_API_KEY);
+}
+
+/**
+ * Checks the answer of a control call before anything reads it: a server that is not the
+ * sandbox (or a broken proxy) answering 2xx with another body is one clear error, not a crash.
+ */
+export function checkActionResult(body: unknown, client: ApiClient): ActionResult {
+  const bad = (why: string) =>
+    new ApiError(`unexpected response shape from the sandbox at ${client.baseUrl}: ${why}`, {
+      hint: 'is the base URL a `sched sandbox`? (--base-url or SCHED_BASE_URL choose it)',
+    });
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(body)) throw bad('not a JSON object');
+  if (!isObject(body.meeting) || typeof body.meeting.uuid !== 'string') {
+    throw bad('`meeting.uuid` is missing');
+  }
+  if (!Array.isArray(body.notified) || !body.notified.every(isObject)) {
+    throw bad('`notified` is missing or not a list of objects');
+  }
+  return body as unknown as ActionResult;
 }
 
 /** Re-words the client's typed errors for a sandbox control call. */
