@@ -1,37 +1,83 @@
 // The entry point: runs the CLI on the real process, turns signals into an aborted context,
 // and is the only place that exits the process.
-import { runCli } from './cli.js';
-import { createProcessIO } from './io.js';
+//
+// Start-up is paid by every invocation, so this file imports nothing at the top (static
+// imports are all loaded before the first line runs): `sched --version` answers without
+// loading the command tree, and everything else loads it after the settings below.
+// Measured with `npm run bench`; see BENCHMARKS.md.
+export {};
 
-const controller = new AbortController();
-let signals = 0;
-let echo: { name: string; until: number } | undefined;
-const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
-  // Once conf is loaded, its atomic writer (atomically -> when-exit) also listens for signals
-  // and re-sends the one it saw to this process. That echo is not a second Ctrl-C: ignore it
-  // once, or every command that read the config would die mid-cleanup on the first Ctrl-C.
-  if (echo && echo.name === name && Date.now() < echo.until) {
-    echo = undefined;
-    return;
-  }
-  signals += 1;
-  // First signal: let the command stop cleanly and report what it did. Second: leave now.
-  if (signals > 1) process.exit(name === 'SIGINT' ? 130 : 143);
-  if (process.listenerCount(name) > 1) echo = { name, until: Date.now() + 1000 };
-  controller.abort(name);
-};
-process.on('SIGINT', () => onSignal('SIGINT'));
-process.on('SIGTERM', () => onSignal('SIGTERM'));
+declare const SCHED_VERSION: string | undefined;
 
-const code = await runCli(process.argv.slice(2), {
-  io: (o) => createProcessIO(o),
-  env: process.env,
-  signal: controller.signal,
-});
-// Let stdout drain before leaving (a pipe may still hold data).
-process.exitCode = code;
-if (process.stdout.writableLength > 0) {
-  process.stdout.once('drain', () => process.exit(code));
+const argv = process.argv.slice(2);
+
+if (
+  argv.length === 1 &&
+  (argv[0] === '--version' || argv[0] === '-V') &&
+  typeof SCHED_VERSION === 'string'
+) {
+  // Exactly what commander prints for -V/--version, without loading commander.
+  process.stdout.write(`${SCHED_VERSION}\n`);
 } else {
-  process.exit(code);
+  await main();
+}
+
+async function main(): Promise<void> {
+  // Node 22+: cache compiled code of the modules loaded from here on, across runs.
+  const nodeModule = (await import('node:module')) as { enableCompileCache?: () => unknown };
+  nodeModule.enableCompileCache?.();
+  const [{ runCli }, { createProcessIO }] = await Promise.all([
+    import('./cli.js'),
+    import('./io.js'),
+    tuneWasm(),
+  ]);
+
+  const controller = new AbortController();
+  let signals = 0;
+  let echo: { name: string; until: number } | undefined;
+  const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
+    // Once conf is loaded, its atomic writer (atomically -> when-exit) also listens for signals
+    // and re-sends the one it saw to this process. That echo is not a second Ctrl-C: ignore it
+    // once, or every command that read the config would die mid-cleanup on the first Ctrl-C.
+    if (echo && echo.name === name && Date.now() < echo.until) {
+      echo = undefined;
+      return;
+    }
+    signals += 1;
+    // First signal: let the command stop cleanly and report what it did. Second: leave now.
+    if (signals > 1) process.exit(name === 'SIGINT' ? 130 : 143);
+    if (process.listenerCount(name) > 1) echo = { name, until: Date.now() + 1000 };
+    controller.abort(name);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  const code = await runCli(argv, {
+    io: (o) => createProcessIO(o),
+    env: process.env,
+    signal: controller.signal,
+  });
+  // Let stdout drain before leaving (a pipe may still hold data).
+  process.exitCode = code;
+  if (process.stdout.writableLength > 0) {
+    process.stdout.once('drain', () => process.exit(code));
+  } else {
+    process.exit(code);
+  }
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. By default V8 compiles it quickly
+ * (Liftoff) and then again, optimised (TurboFan), in the background as soon as it runs — for a
+ * command that makes a few requests that second compile costs more CPU than everything else it
+ * does (~150 ms), ~35 MB of memory, and the exit waits for it. Liftoff code parses fast enough
+ * for anything a CLI receives. Only on V8 versions known to have the flag: setting an unknown
+ * flag prints an error.
+ */
+async function tuneWasm(): Promise<void> {
+  const v8Major = Number(process.versions.v8.split('.')[0]);
+  if (v8Major >= 9 && v8Major <= 14) {
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--liftoff-only');
+  }
 }

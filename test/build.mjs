@@ -1,16 +1,154 @@
 // Builds dist/ with esbuild: one small entry chunk (commander + the command tree) and one
 // lazily imported chunk per command, so `sched --version` never loads undici, conf or prompts.
+//
+// Usage: node test/build.mjs [--outdir <dir>]
+//
+// The output is synced into the directory rather than wiped and rewritten: test runs and the
+// benchmark spawn bin/sched.js while another process may be rebuilding, and a wiped dist/ would
+// make those runs fail for a moment. Each changed file is written under a temporary name and
+// renamed into place (atomic), and files no longer produced are removed last.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import http2 from 'node:http2';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url);
-const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-await rm(new URL('dist', root), { recursive: true, force: true });
-await build({
-  absWorkingDir: new URL('.', root).pathname,
+const argv = process.argv.slice(2);
+const at = argv.indexOf('--outdir');
+const outdir = resolve(root, at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist');
+
+/**
+ * `undici` as src/api/client.ts sees it, in the bundle: only the dispatchers and `request` it
+ * uses. undici's index loads fetch, WebSocket, caches, cookies and mocks as well, and through
+ * them Node's own bundled copy of undici: that roughly halves the cost of loading the HTTP
+ * stack (measured with `npm run bench`; see BENCHMARKS.md). A name client.ts imports that is
+ * missing here fails the build. The deep paths are undici's files (its package has no
+ * "exports" map); `request` is undici's own wrapper (index.js, makeDispatcher) restated.
+ * Tests of src/ run against the full package.
+ */
+const UNDICI_SLIM = `
+import Agent from 'undici/lib/dispatcher/agent.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import api from 'undici/lib/api/index.js';
+import errors from 'undici/lib/core/errors.js';
+import util from 'undici/lib/core/util.js';
+import { getGlobalDispatcher } from 'undici/lib/global.js';
+
+Object.assign(Dispatcher.prototype, api);
+
+export function request(url, opts) {
+  if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) {
+    throw new errors.InvalidArgumentError('invalid url');
+  }
+  if (opts != null && typeof opts !== 'object') {
+    throw new errors.InvalidArgumentError('invalid opts');
+  }
+  if (opts && opts.path != null) {
+    if (typeof opts.path !== 'string') throw new errors.InvalidArgumentError('invalid opts.path');
+    const path = opts.path.startsWith('/') ? opts.path : '/' + opts.path;
+    url = new URL(util.parseOrigin(url).origin + path);
+  } else {
+    if (!opts) opts = typeof url === 'object' ? url : {};
+    url = util.parseURL(url);
+  }
+  const { agent, dispatcher = getGlobalDispatcher() } = opts;
+  if (agent) throw new errors.InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
+  return api.request.call(dispatcher, {
+    ...opts,
+    origin: url.origin,
+    path: url.search ? url.pathname + url.search : url.pathname,
+    method: opts.method || (opts.body ? 'PUT' : 'GET'),
+  });
+}
+
+export { Agent, EnvHttpProxyAgent, Dispatcher, errors };
+`;
+
+/**
+ * undici's HTTP/2 client requires node:http2 (and through it node:tls) when it loads, for a
+ * few constants, though sched never asks for HTTP/2 (no `allowH2`): the constants are inlined
+ * (taken from node:http2 at build time) and node:http2 is required on first use only.
+ */
+const LAZY_HTTP2 = `
+const constants = ${JSON.stringify(http2.constants)};
+module.exports = {
+  constants,
+  connect(...args) {
+    return require('node:http2').connect(...args);
+  },
+};
+`;
+
+/**
+ * conf loads ajv (JSON schema) and semver (migrations) when it loads, and uses them only with
+ * the `schema` and `migrations` options, which src/config does not give it. Left out of the
+ * bundle (a stub that fails loudly if it is ever used); if src/config starts using those
+ * options, the build keeps the real modules.
+ */
+const CONF_UNUSED = {
+  'ajv/dist/2020.js': `export class Ajv2020 { constructor() { unused('ajv'); } }`,
+  'ajv-formats': `const f = () => unused('ajv-formats'); f.default = f; export default f;`,
+  semver: `export default new Proxy({}, { get: () => () => unused('semver') });`,
+};
+const UNUSED_HEAD =
+  'function unused(name) { throw new Error(name + " is not in the sched bundle: conf is used without schema or migrations (see test/build.mjs)"); }\n';
+
+async function confUsesSchemaOrMigrations() {
+  const dir = join(root, 'src', 'config');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'));
+  for (const f of files) {
+    const text = await readFile(join(dir, f), 'utf8');
+    if (/\b(schema|rootSchema|ajvOptions|migrations|projectVersion)\b/.test(text)) return true;
+  }
+  return false;
+}
+
+const inPackage = (importer, pkgPath) =>
+  importer.includes(`${sep}node_modules${sep}${pkgPath.split('/').join(sep)}`);
+
+const slimDependencies = (stubConf) => ({
+  name: 'slim-dependencies',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.endsWith(join('src', 'api', 'client.ts'))
+        ? { path: 'undici', namespace: 'slim' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      inPackage(args.importer, 'undici/lib/dispatcher/client-h2.js')
+        ? { path: 'node:http2', namespace: 'slim' }
+        : undefined,
+    );
+    if (stubConf) {
+      b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
+        inPackage(args.importer, 'conf/') ? { path: args.path, namespace: 'slim' } : undefined,
+      );
+    }
+    b.onLoad({ filter: /.*/, namespace: 'slim' }, (args) => ({
+      contents:
+        args.path === 'undici'
+          ? UNDICI_SLIM
+          : args.path === 'node:http2'
+            ? LAZY_HTTP2
+            : UNUSED_HEAD + CONF_UNUSED[args.path],
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+});
+
+const REQUIRE_BANNER =
+  "import { createRequire as __schedCreateRequire } from 'node:module'; const require = __schedCreateRequire(import.meta.url);";
+
+const result = await build({
+  absWorkingDir: root,
   entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+  outdir,
+  write: false,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -22,8 +160,48 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { SCHED_VERSION: JSON.stringify(pkg.version) },
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __schedCreateRequire } from 'node:module'; const require = __schedCreateRequire(import.meta.url);",
-  },
+  // (Removed again below from the files that never call it.)
+  banner: { js: REQUIRE_BANNER },
+  plugins: process.env.SCHED_BUILD_FULL_DEPS
+    ? []
+    : [slimDependencies(!(await confUsesSchemaOrMigrations()))],
   logLevel: 'warning',
 });
+
+async function listFiles(dir) {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+/**
+ * The banner in a file that never calls require() only costs start-up (node:module is loaded
+ * for it): the entry file, above all, which `sched --version` loads alone.
+ */
+function withoutUnusedBanner(text) {
+  if (!text.startsWith(REQUIRE_BANNER)) return text;
+  const rest = text.slice(REQUIRE_BANNER.length);
+  return /\brequire\b/.test(rest) ? text : rest.replace(/^\n/, '');
+}
+
+const produced = new Set();
+for (const file of result.outputFiles) {
+  produced.add(file.path);
+  const contents = Buffer.from(withoutUnusedBanner(file.text));
+  const old = await readFile(file.path).catch(() => undefined);
+  if (old && Buffer.compare(old, contents) === 0) continue;
+  await mkdir(dirname(file.path), { recursive: true });
+  const tmp = `${file.path}.${process.pid}.tmp`;
+  await writeFile(tmp, contents);
+  await rename(tmp, file.path);
+}
+for (const file of await listFiles(outdir)) {
+  // Another build's temporary file is its business; anything else not produced is stale.
+  if (!produced.has(file) && !/\.\d+\.tmp$/.test(file)) {
+    await rm(file, { force: true });
+  }
+}
+if (process.env.SCHED_BUILD_VERBOSE) {
+  for (const f of result.outputFiles) {
+    console.error(`${String(f.contents.length).padStart(8)} ${relative(root, f.path)}`);
+  }
+}

@@ -1,0 +1,664 @@
+#!/usr/bin/env node
+// `npm run bench`: how fast `sched` starts, lists and mints compared with the cheapest
+// alternatives (an empty `node -e 0`, `curl`, a shell loop of curl), and how much memory a long
+// streamed listing needs. See BENCHMARKS.md for the method and the recorded results.
+//
+// Usage: node test/bench/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
+//          [--big-types N] [--links N] [--no-build] [--json FILE]
+//
+// Method: a sandbox (`sched sandbox --seed-types N`, its own process) serves the API on
+// loopback. Every command runs as a child process, exactly as a user runs it; the commands
+// being compared run interleaved, round after round (order reversed every other round), after
+// warm-up runs, so machine noise hits both sides alike. The figures are medians.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'sched.js');
+const NODE = process.execPath;
+/** Page size of the `--all` rows, given to sched and to the curl loop alike. */
+const PAGE_SIZE = 50;
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    warmup: { type: 'string' },
+    types: { type: 'string' },
+    'big-types': { type: 'string' },
+    links: { type: 'string' },
+    build: { type: 'boolean', default: true },
+    'no-build': { type: 'boolean', default: false },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+if (opt.help) {
+  process.stdout.write(
+    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1, 13)
+      .join('\n')
+      .replace(/^\/\/ ?/gm, '') + '\n',
+  );
+  process.exit(0);
+}
+
+const whole = (name, v, dflt) => {
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v)) {
+    process.stderr.write(`bench: --${name} must be a whole number\n`);
+    process.exit(2);
+  }
+  return Number(v);
+};
+const quick = opt.quick;
+const cfg = {
+  /** Rounds of the start-up commands (each round runs every command once). */
+  runs: whole('runs', opt.runs, quick ? 3 : 21),
+  warmup: whole('warmup', opt.warmup, quick ? 1 : 3),
+  types: whole('types', opt.types, quick ? 500 : 10_000),
+  bigTypes: whole('big-types', opt['big-types'], quick ? 3_000 : 100_000),
+  links: whole('links', opt.links, quick ? 50 : 1_000),
+};
+/** Rounds of the heavy rows: each run of a curl loop takes seconds. */
+const heavyRuns = Math.max(1, quick ? 1 : Math.min(cfg.runs, 5));
+const rssRuns = quick ? 1 : 3;
+
+// ---------------------------------------------------------------------------------------------
+// Measuring one run of a command
+
+/**
+ * Runs a command with stdout in a pipe that we drain (as `| jq` or `> file` would), and returns
+ * the wall time from spawn to the end of its output and its exit.
+ */
+function runOnce(argv, { env, keepStdout = false, timeoutMs = 600_000 } = {}) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(argv[0], argv.slice(1), {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let lines = 0;
+    let bytes = 0;
+    const kept = [];
+    let stderr = '';
+    child.stdout.on('data', (b) => {
+      bytes += b.length;
+      for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
+      if (keepStdout) kept.push(b);
+    });
+    child.stderr.on('data', (b) => {
+      if (stderr.length < 4000) stderr += b.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ ms: NaN, code: -1, lines, bytes, stdout: '', stderr: e.message });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      resolve({
+        ms,
+        code: code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : -1),
+        lines,
+        bytes,
+        stdout: keepStdout ? Buffer.concat(kept).toString() : '',
+        stderr,
+      });
+    });
+  });
+}
+
+const TIME = '/usr/bin/time';
+const hasGnuTime =
+  existsSync(TIME) && spawnSync(TIME, ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0;
+
+/** Peak resident memory (MB) of one run: GNU time's %M, else polling /proc/<pid>/status VmHWM. */
+async function peakRssOnce(argv, env) {
+  if (hasGnuTime) {
+    const out = join(tmp, `rss-${process.pid}.txt`);
+    const r = await runOnce([TIME, '-f', '%M', '-o', out, ...argv], { env });
+    const kb = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
+    return { ...r, rssMb: kb / 1024 };
+  }
+  // VmHWM is the high-water mark, so the last reading before exit is the peak (to within the
+  // polling interval of growth at the very end).
+  let hwm = 0;
+  let child;
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) hwm = Math.max(hwm, Number(m[1]));
+    } catch {
+      // exited between two polls
+    }
+  }, 10);
+  const r = await new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    child = spawn(argv[0], argv.slice(1), { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    let stderr = '';
+    child.stdout.on('data', (b) => {
+      for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
+    });
+    child.stderr.on('data', (b) => (stderr += b.toString()));
+    child.on('close', (code) =>
+      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, lines, stderr }),
+    );
+  });
+  clearInterval(poll);
+  return { ...r, rssMb: hwm / 1024 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and checks
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo);
+};
+
+function lastLine(text) {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines[lines.length - 1] ?? '';
+}
+
+/**
+ * Runs a group of commands interleaved: warm-up first (which also tells whether a command
+ * works at all here), then `rounds` rounds of every working command, the order reversed every
+ * other round. `check` looks at each run's result and returns a problem or undefined.
+ */
+async function measureGroup(commands, rounds, warmup, log) {
+  const state = commands.map((c) => ({
+    ...c,
+    times: [],
+    unavailable: undefined,
+    problem: undefined,
+  }));
+  for (const c of state) {
+    if (c.missing) {
+      c.unavailable = c.missing;
+      continue;
+    }
+    for (let i = 0; i < Math.max(1, warmup); i++) {
+      const r = await runOnce(c.argv, { env: c.env, keepStdout: Boolean(c.check) });
+      if (r.code !== 0) {
+        c.unavailable = `exit ${r.code}: ${lastLine(r.stderr) || 'no message'}`;
+        break;
+      }
+      const problem = c.check?.(r);
+      if (problem) c.problem = problem;
+    }
+  }
+  const live = state.filter((c) => !c.unavailable);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? live : [...live].reverse();
+    for (const c of order) {
+      const r = await runOnce(c.argv, { env: c.env, keepStdout: Boolean(c.check) });
+      if (r.code !== 0) {
+        c.problem ??= `a run failed with exit ${r.code}: ${lastLine(r.stderr)}`;
+        continue;
+      }
+      const problem = c.check?.(r);
+      if (problem) c.problem ??= problem;
+      c.times.push(r.ms);
+    }
+    log(`  round ${round + 1}/${rounds}`);
+  }
+  return Object.fromEntries(state.map((c) => [c.key, c]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox
+
+async function startSandbox(types, env) {
+  const child = spawn(
+    NODE,
+    [BIN, 'sandbox', '--port', '0', '--json', '--quiet', '--seed-types', String(types)],
+    { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (b) => (stderr += b.toString()));
+  const info = await new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (b) => {
+      buf += b.toString();
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        try {
+          resolve(JSON.parse(buf.slice(0, nl)));
+        } catch (e) {
+          reject(new Error(`the sandbox printed no JSON first line: ${buf.slice(0, nl)} (${e})`));
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) =>
+      reject(new Error(`the sandbox exited (${code}) before it was ready: ${lastLine(stderr)}`)),
+    );
+  });
+  children.add(child);
+  return {
+    ...info,
+    async stop() {
+      children.delete(child);
+      if (child.exitCode !== null) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await gone;
+      clearTimeout(t);
+    },
+  };
+}
+
+const children = new Set();
+const tmp = mkdtempSync(join(os.tmpdir(), 'sched-bench-'));
+function cleanup() {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const s of ['SIGINT', 'SIGTERM']) {
+  process.on(s, () => {
+    cleanup();
+    process.exit(s === 'SIGINT' ? 130 : 143);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+const fmtMs = (v) => (Number.isFinite(v) ? (v >= 1000 ? v.toFixed(0) : v.toFixed(1)) : '—');
+
+function machineInfo() {
+  const cpus = os.cpus();
+  const curl = spawnSync('curl', ['--version'], { encoding: 'utf8' });
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'test/build.mjs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return {
+    date: new Date().toISOString(),
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: +(os.totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    curl: curl.status === 0 ? curl.stdout.split(' ')[1] : 'not found',
+    commit: git.status === 0 ? git.stdout.trim() + (dirty.stdout.trim() ? '+changes' : '') : '?',
+    loadBefore: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
+function printTable(rows) {
+  const head = ['row', 'median ms', 'baseline', 'baseline ms', 'ratio', 'target', 'met?'];
+  const body = rows.map((r) => [
+    r.name,
+    r.value,
+    r.baselineName ?? '',
+    r.baselineValue ?? '',
+    r.ratio ?? '',
+    r.target ?? '',
+    r.met,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => String(b[i]).length)));
+  const line = (cells) =>
+    '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
+  const out = [
+    line(head),
+    '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
+    ...body.map(line),
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark
+
+const log = (s) => process.stderr.write(s + '\n');
+
+async function main() {
+  if (opt.build && !opt['no-build']) {
+    log('building dist/ ...');
+    const b = spawnSync(NODE, [join(ROOT, 'test', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('the build failed');
+  } else if (!existsSync(join(ROOT, 'dist', 'main.js'))) {
+    throw new Error('dist/main.js is missing: run `npm run build` (or drop --no-build)');
+  }
+
+  const machine = machineInfo();
+  const baseEnv = { ...process.env };
+  for (const k of Object.keys(baseEnv)) {
+    if (k.startsWith('SCHED_') || k === 'FORCE_COLOR') delete baseEnv[k];
+  }
+  // A config directory of our own: the user's profiles are neither read nor touched.
+  baseEnv.SCHED_CONFIG_DIR = join(tmp, 'config');
+  baseEnv.NO_COLOR = '1';
+
+  log(`starting a sandbox with ${cfg.types} meeting types ...`);
+  const sb = await startSandbox(cfg.types, baseEnv);
+  const env = { ...baseEnv, SCHED_BASE_URL: sb.baseUrl, SCHED_API_KEY: sb.apiKey };
+  const first = await fetch(`${sb.baseUrl}/users/me/meeting-types?limit=1`, {
+    headers: { 'x-api-key': sb.apiKey },
+  }).then((r) => r.json());
+  const uuid = first._embedded.items[0].uuid;
+
+  const payloadFile = join(tmp, 'payload.json');
+  const payload = JSON.stringify({ event: 'meetingScheduled', bench: true }) + '\n';
+  writeFileSync(payloadFile, payload);
+  const secret = 'bench-secret';
+  const signature = createHmac('sha256', secret).update(payload).digest('base64');
+
+  const curlFound = spawnSync('curl', ['--version']).status === 0;
+  const noCurl = curlFound ? undefined : 'curl not found';
+  const sched = (...args) => [NODE, BIN, ...args];
+  const curlHead = ['curl', '-sS', '--fail-with-body', '-H', `X-API-KEY: ${sb.apiKey}`];
+  const pages = Math.ceil(cfg.types / PAGE_SIZE);
+  const pageLoop =
+    `for p in $(seq 1 ${pages}); do curl -sS --fail-with-body -H "X-API-KEY: $SCHED_API_KEY" ` +
+    `"$SCHED_BASE_URL/users/me/meeting-types?page=$p&limit=${PAGE_SIZE}"; echo; done`;
+  const postLoop =
+    `for i in $(seq 1 ${cfg.links}); do curl -sS --fail-with-body -X POST -H "X-API-KEY: $SCHED_API_KEY" ` +
+    `-H 'content-type: application/json' -d '{"meeting_type_uuid":"${uuid}"}' ` +
+    `"$SCHED_BASE_URL/single-use-link"; echo; done`;
+
+  const expectLines = (n, what) => (r) =>
+    r.lines === n ? undefined : `expected ${n} ${what}, got ${r.lines}`;
+  const linkCheck = (r) => {
+    const codes = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const m = /"code"\s*:\s*"([^"]+)"/.exec(l);
+        return m ? m[1] : l.trim().replace(/\/+$/, '').split('/').pop();
+      });
+    const dups = codes.length - new Set(codes).size;
+    lastLinkCheck = { links: codes.length, duplicates: dups };
+    if (codes.length !== cfg.links) return `expected ${cfg.links} links, got ${codes.length}`;
+    return dups > 0 ? `${dups} duplicate codes` : undefined;
+  };
+  let lastLinkCheck = { links: 0, duplicates: 0 };
+
+  // Start-up: every command here answers at once, so the time is mostly start-up.
+  log(`start-up rows: ${cfg.warmup} warm-up + ${cfg.runs} interleaved rounds ...`);
+  const startup = await measureGroup(
+    [
+      { key: 'node', argv: [NODE, '-e', '0'], env },
+      { key: 'version', argv: sched('--version'), env, check: expectLines(1, 'line') },
+      { key: 'typesList', argv: sched('types', 'list'), env },
+      {
+        key: 'sigVerify',
+        argv: sched(
+          'sig',
+          'verify',
+          '--signature',
+          signature,
+          '--secret',
+          secret,
+          '--payload-file',
+          payloadFile,
+        ),
+        env,
+      },
+      {
+        key: 'curlOne',
+        argv: [...curlHead, `${sb.baseUrl}/users/me/meeting-types`],
+        env,
+        missing: noCurl,
+      },
+    ],
+    cfg.runs,
+    cfg.warmup,
+    log,
+  );
+
+  log(`--all rows (${cfg.types} types, ${pages} pages of ${PAGE_SIZE}): ${heavyRuns} rounds ...`);
+  const listAll = await measureGroup(
+    [
+      {
+        key: 'sched',
+        argv: sched('types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE)),
+        env,
+        check: expectLines(cfg.types, 'NDJSON lines'),
+      },
+      {
+        key: 'curl',
+        argv: ['bash', '-c', pageLoop],
+        env,
+        missing: noCurl,
+        check: expectLines(pages, 'pages'),
+      },
+    ],
+    heavyRuns,
+    1,
+    log,
+  );
+
+  log(`link rows (${cfg.links} links): ${heavyRuns} rounds ...`);
+  const links = await measureGroup(
+    [
+      {
+        key: 'sched',
+        argv: sched('link', 'create', uuid, '--count', String(cfg.links)),
+        env,
+        check: linkCheck,
+      },
+      {
+        key: 'curl',
+        argv: ['bash', '-c', postLoop],
+        env,
+        missing: noCurl,
+        check: expectLines(cfg.links, 'links'),
+      },
+    ],
+    heavyRuns,
+    1,
+    log,
+  );
+  const schedLinkCheck = lastLinkCheck;
+
+  // Memory: the same streamed listing at two sizes shows whether memory grows with the list.
+  const rssRow = async (types, sandboxEnv) => {
+    const argv = sched('types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE));
+    const runs = [];
+    for (let i = 0; i < rssRuns; i++) {
+      const r = await peakRssOnce(argv, sandboxEnv);
+      if (r.code !== 0) return { unavailable: `exit ${r.code}: ${lastLine(r.stderr)}` };
+      if (r.lines !== types) return { unavailable: `expected ${types} lines, got ${r.lines}` };
+      runs.push(r);
+    }
+    return { rssMb: median(runs.map((r) => r.rssMb)), ms: median(runs.map((r) => r.ms)) };
+  };
+  log(`peak memory of --all over ${cfg.types} types ...`);
+  const rssSmall = await rssRow(cfg.types, env);
+  await sb.stop();
+
+  log(`starting a sandbox with ${cfg.bigTypes} meeting types ...`);
+  const big = await startSandbox(cfg.bigTypes, baseEnv);
+  log(`peak memory of --all over ${cfg.bigTypes} types ...`);
+  const rssBig = await rssRow(cfg.bigTypes, {
+    ...baseEnv,
+    SCHED_BASE_URL: big.baseUrl,
+    SCHED_API_KEY: big.apiKey,
+  });
+  await big.stop();
+  machine.loadAfter = os.loadavg().map((x) => +x.toFixed(2));
+
+  // ------------------------------------------------------------------------------------------
+  const rows = [];
+  const med = (c) => median(c.times);
+  /** `slower`: command/baseline must stay under the target; `faster`: baseline/command over it. */
+  const compare = (name, c, b, kind, target, note) => {
+    const row = { name, baselineName: b.label, target: '', met: '', note };
+    const miss = c.unavailable || b.unavailable;
+    if (miss) {
+      Object.assign(row, { value: 'not available', met: 'n/a', why: miss });
+      rows.push(row);
+      return row;
+    }
+    const cm = med(c);
+    const bm = med(b);
+    row.value = fmtMs(cm);
+    row.baselineValue = fmtMs(bm);
+    row.spread = `${fmtMs(quantile(c.times, 0.25))}–${fmtMs(quantile(c.times, 0.75))}`;
+    row.baselineSpread = `${fmtMs(quantile(b.times, 0.25))}–${fmtMs(quantile(b.times, 0.75))}`;
+    if (kind === 'slower') {
+      const ratio = cm / bm;
+      row.ratio = `${ratio.toFixed(2)}x`;
+      row.ratioValue = ratio;
+      if (target !== undefined) {
+        row.target = `<= ${target.toFixed(2)}x`;
+        row.met = ratio <= target ? 'yes' : `no (+${((ratio / target - 1) * 100).toFixed(0)}%)`;
+      }
+    } else {
+      const ratio = bm / cm;
+      row.ratio = `${ratio.toFixed(1)}x faster`;
+      row.ratioValue = ratio;
+      if (target !== undefined) {
+        row.target = `>= ${target}x faster`;
+        row.met = ratio >= target ? 'yes' : `no (${ratio.toFixed(1)}x)`;
+      }
+    }
+    if (c.problem || b.problem) {
+      row.met = 'no';
+      row.why = c.problem || b.problem;
+    }
+    rows.push(row);
+    return row;
+  };
+  const label = (c, l) => Object.assign(c, { label: l });
+  label(startup.node, 'node -e 0');
+  label(startup.curlOne, 'curl (1 page)');
+  label(listAll.curl, `curl loop, ${pages} pages`);
+  label(links.curl, `curl loop, ${cfg.links} POSTs`);
+
+  compare('sched --version', startup.version, startup.node, 'slower', 1.1);
+  compare('sched types list (1 page)', startup.typesList, startup.node, 'slower', 1.35);
+  compare(
+    'sched types list (1 page)',
+    startup.typesList,
+    startup.curlOne,
+    'slower',
+    undefined,
+    'reference',
+  );
+  compare('sched sig verify', startup.sigVerify, startup.node, 'slower', undefined, 'reference');
+  compare(
+    `sched types list --all -o ndjson (${cfg.types} types)`,
+    listAll.sched,
+    listAll.curl,
+    'faster',
+    3,
+  );
+  const linkRow = compare(
+    `sched link create --count ${cfg.links}`,
+    links.sched,
+    links.curl,
+    'faster',
+    5,
+  );
+  if (!links.sched.unavailable) {
+    linkRow.duplicates = schedLinkCheck.duplicates;
+    linkRow.note = `${schedLinkCheck.links} links, ${schedLinkCheck.duplicates} duplicate codes`;
+  }
+  for (const [types, r] of [
+    [cfg.types, rssSmall],
+    [cfg.bigTypes, rssBig],
+  ]) {
+    const row = { name: `peak RSS, types list --all -o ndjson (${types} types)` };
+    if (r.unavailable)
+      Object.assign(row, { value: 'not available', met: 'n/a', why: r.unavailable });
+    else {
+      row.value = `${r.rssMb.toFixed(1)} MB`;
+      row.note = `${fmtMs(r.ms)} ms`;
+      if (types === cfg.bigTypes) {
+        row.target = '< 120 MB';
+        row.met = r.rssMb < 120 ? 'yes' : `no (+${(r.rssMb - 120).toFixed(0)} MB)`;
+      } else row.met = '';
+    }
+    rows.push(row);
+  }
+
+  process.stdout.write(
+    `\nsched benchmark — ${machine.date}\n` +
+      `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GiB; ${machine.os}\n` +
+      `node ${machine.node}, curl ${machine.curl}, commit ${machine.commit}\n` +
+      `load average before ${machine.loadBefore.join(' ')}, after ${machine.loadAfter.join(' ')}\n` +
+      `runs: start-up ${cfg.runs} rounds after ${cfg.warmup} warm-up; --all and links ${heavyRuns} rounds after 1; ` +
+      `peak RSS ${rssRuns} run(s) (${hasGnuTime ? 'GNU time %M' : '/proc VmHWM polling'})\n\n`,
+  );
+  printTable(rows);
+  const notes = rows.filter((r) => r.why || r.note || r.spread);
+  if (notes.length) {
+    process.stdout.write('\n');
+    for (const r of notes) {
+      const bits = [];
+      if (r.spread) bits.push(`p25–p75 ${r.spread} ms vs ${r.baselineSpread} ms`);
+      if (r.note) bits.push(r.note);
+      if (r.why) bits.push(r.why);
+      process.stdout.write(
+        `- ${r.name}${r.baselineName ? ` vs ${r.baselineName}` : ''}: ${bits.join('; ')}\n`,
+      );
+    }
+  }
+  if (opt.json) {
+    writeFileSync(
+      opt.json,
+      JSON.stringify(
+        {
+          machine,
+          config: { ...cfg, heavyRuns, rssRuns, pageSize: PAGE_SIZE },
+          rows,
+          raw: rawTimes({ startup, listAll, links }),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+  }
+}
+
+/** The per-run times of every command, without the environments they ran with. */
+function rawTimes(groups) {
+  const out = {};
+  for (const [g, cmds] of Object.entries(groups)) {
+    out[g] = {};
+    for (const [k, c] of Object.entries(cmds)) {
+      out[g][k] = { argv: c.argv, times: c.times, unavailable: c.unavailable, problem: c.problem };
+    }
+  }
+  return out;
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);
