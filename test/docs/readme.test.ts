@@ -1,0 +1,150 @@
+// Every command the README shows is run here, so the docs cannot rot: each ```sh block runs in
+// bash against a fresh sandbox (its 127.0.0.1:4010 replaced by the sandbox's address), and every
+// `sched <command>` shown anywhere else must be covered by a named test file.
+import { afterEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/run.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const readme = await readFile(join(root, 'README.md'), 'utf8');
+
+interface Block {
+  lang: string;
+  code: string;
+  line: number;
+}
+
+function codeBlocks(md: string): Block[] {
+  const blocks: Block[] = [];
+  const re = /^```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(md); m; m = re.exec(md)) {
+    blocks.push({
+      lang: m[1] ?? '',
+      code: m[2] ?? '',
+      line: md.slice(0, m.index).split('\n').length,
+    });
+  }
+  return blocks;
+}
+
+/** The command paths (`webhooks sync`, `types list`, `sandbox`) that a snippet of shell runs. */
+function commandPaths(code: string): string[] {
+  const paths: string[] = [];
+  const re = /(?:^|[\s|;&($`])sched((?:\s+(?:[a-z][a-z-]*))+)/gm;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    const words = (m[1] ?? '').trim().split(/\s+/);
+    const known = [
+      'auth',
+      'profiles',
+      'types',
+      'link',
+      'webhooks',
+      'events',
+      'sig',
+      'sandbox',
+      'completion',
+      'help',
+    ];
+    if (!known.includes(words[0]!)) continue;
+    const withVerb = ['sandbox', 'completion', 'help'].includes(words[0]!)
+      ? words[0] === 'sandbox' && ['book', 'cancel', 'reschedule'].includes(words[1] ?? '')
+        ? words.slice(0, 2)
+        : words.slice(0, 1)
+      : words.slice(0, 2);
+    paths.push(withVerb.join(' '));
+  }
+  return paths;
+}
+
+/** Commands shown outside runnable blocks, and the tests that run them instead. */
+const COVERED_ELSEWHERE: Record<string, string> = {
+  sandbox: 'test/e2e/sandbox.test.ts',
+  'auth login': 'test/commands/auth.test.ts',
+  completion: 'test/completion/shells.test.ts',
+  help: 'test/cli.test.ts',
+};
+
+/** What some examples must print, beyond succeeding (the comments in the README promise it). */
+const EXPECTED_OUTPUT: Array<[marker: string, stdout: RegExp]> = [
+  ['deliveries.ndjson', /meetingScheduled valid\nmeetingScheduled missing/],
+  ['sig verify', /^valid$/m],
+  ['second run', /0 created, 0 replaced, 0 deleted, 2 unchanged/],
+  ['a used link cannot be booked again', /exit 2: a used link cannot be booked again/],
+  ['auth status', /"valid":true/],
+];
+
+const shBlocks = codeBlocks(readme).filter((b) => b.lang === 'sh');
+let sandbox: TestSandbox | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('README', () => {
+  it('has runnable examples', () => {
+    expect(shBlocks.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('covers every command it shows, by running it here or in a named test', () => {
+    const run = new Set(shBlocks.flatMap((b) => commandPaths(b.code)));
+    const shown = new Set(codeBlocks(readme).flatMap((b) => commandPaths(b.code)));
+    for (const path of shown) {
+      if (run.has(path)) continue;
+      const elsewhere = COVERED_ELSEWHERE[path];
+      expect(elsewhere, `README shows "sched ${path}" but no test runs it`).toBeDefined();
+      expect(existsSync(join(root, elsewhere!)), elsewhere).toBe(true);
+    }
+  });
+
+  for (const [i, block] of shBlocks.entries()) {
+    const title = `example ${i + 1} (README line ${block.line}): ${commandPaths(block.code).slice(0, 4).join(', ')}`;
+    const tools = ['jq', 'openssl'].filter((t) => new RegExp(`\\b${t}\\b`).test(block.code));
+    const missing = tools.filter(
+      (t) => !process.env.PATH?.split(':').some((p) => existsSync(join(p, t))),
+    );
+    it.skipIf(missing.length > 0)(
+      missing.length > 0 ? `${title} — skipped: ${missing.join(', ')} not installed` : title,
+      async () => {
+        sandbox = await startTestSandbox();
+        dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
+        await mkdir(join(dir, 'bin'));
+        const wrapper = join(dir, 'bin', 'sched');
+        await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+        await chmod(wrapper, 0o755);
+        const port = new URL(sandbox.baseUrl).port;
+        const script =
+          "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" +
+          block.code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
+        const r = await execa('bash', ['-c', script], {
+          cwd: dir,
+          env: {
+            PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+            HOME: dir,
+            SCHED_CONFIG_DIR: join(dir, 'config'),
+            NO_COLOR: '1',
+          },
+          extendEnv: false,
+          reject: false,
+          timeout: 30_000,
+        });
+        expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+        expect(r.stderr).not.toMatch(/unexpected failure/);
+        for (const [marker, stdout] of EXPECTED_OUTPUT) {
+          if (block.code.includes(marker)) expect(r.stdout, marker).toMatch(stdout);
+        }
+      },
+      40_000,
+    );
+  }
+});
