@@ -195,6 +195,7 @@ function resolveGlobals(raw: Record<string, unknown>, env: Env): GlobalOptions {
     profile: (raw.profile as string | undefined) ?? (env.SCHED_PROFILE || 'default'),
     baseUrl: raw.baseUrl as string | undefined,
     output,
+    outputGiven: raw.output !== undefined || Boolean(raw.json),
     color: raw.color !== false,
     input: raw.input !== false,
     timeoutMs: Math.round(((raw.timeout as number | undefined) ?? 30) * 1000),

@@ -16,6 +16,8 @@ export interface GlobalOptions {
   /** --base-url, when given. */
   baseUrl: string | undefined;
   output: OutputFormat;
+  /** True when the format was chosen (--output/-o or --json), not the `table` default. */
+  outputGiven?: boolean;
   color: boolean;
   /** false with --no-input. */
   input: boolean;

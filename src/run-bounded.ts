@@ -6,6 +6,13 @@
 // started; the tasks already in flight are allowed to finish (a POST in flight may already
 // have created something on the server: its result must be printed, not lost), every result
 // that succeeded is still yielded in order, and then a BoundedStop says what happened.
+//
+// A task that waits before doing anything (for its turn in a rate limiter) is handed a signal
+// that aborts when the run stops; it may then reject with NotStarted, and it is counted as not
+// started rather than failed.
+import { NotStarted } from './bulk/limiter.js';
+
+export { NotStarted };
 
 export interface BoundedOptions {
   /**
@@ -21,7 +28,15 @@ export interface BoundedOptions {
    */
   window?: number;
   /** Called after each task settles, e.g. for a progress indicator. */
-  onSettled?: (progress: { settled: number; failed: number; total: number }) => void;
+  onSettled?: (progress: BoundedProgress) => void;
+}
+
+export interface BoundedProgress {
+  /** Tasks that ended, however. */
+  settled: number;
+  succeeded: number;
+  failed: number;
+  total: number;
 }
 
 /** Thrown by runBounded after the results that succeeded were yielded. */
@@ -55,9 +70,13 @@ export class BoundedStop extends Error {
 
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/**
+ * `task(index, stop)`: `stop` aborts once the run stops (a failure, the signal, or the
+ * consumer gone); a task still waiting to begin may then reject with NotStarted.
+ */
 export async function* runBounded<R>(
   total: number,
-  task: (index: number) => Promise<R>,
+  task: (index: number, stop: AbortSignal) => Promise<R>,
   opts: BoundedOptions,
 ): AsyncGenerator<R, void, undefined> {
   const readLimit =
@@ -70,11 +89,17 @@ export async function* runBounded<R>(
   let settled = 0;
   let failed = 0;
   let succeeded = 0;
+  let done = 0;
+  let skipped = 0;
   let firstError: { error: unknown } | undefined;
   let consumerGone = false;
   let wake: (() => void) | undefined;
+  const stop = new AbortController();
 
   const halted = () => consumerGone || firstError !== undefined || opts.signal?.aborted === true;
+  const halt = () => {
+    if (!stop.signal.aborted) stop.abort();
+  };
 
   const fill = () => {
     while (
@@ -87,28 +112,42 @@ export async function* runBounded<R>(
       inFlight += 1;
       let p: Promise<R>;
       try {
-        p = task(index);
+        p = task(index, stop.signal);
       } catch (e) {
         p = Promise.reject(e);
       }
       p.then(
-        (value) => results.set(index, { ok: true, value }),
+        (value) => {
+          results.set(index, { ok: true, value });
+          done += 1;
+        },
         (error: unknown) => {
           results.set(index, { ok: false, error });
+          // Only a stopped run excuses a task from running; otherwise it is a failure (a
+          // result silently missing from the output would be worse).
+          if (error instanceof NotStarted && stop.signal.aborted) {
+            skipped += 1;
+            return;
+          }
           failed += 1;
           firstError ??= { error };
+          halt();
         },
       ).finally(() => {
         inFlight -= 1;
         settled += 1;
-        opts.onSettled?.({ settled, failed, total });
+        opts.onSettled?.({ settled, succeeded: done, failed, total });
         fill();
         wake?.();
       });
     }
   };
 
-  const onAbort = () => wake?.();
+  const onAbort = () => {
+    halt();
+    wake?.();
+  };
+  if (opts.signal?.aborted) halt();
   opts.signal?.addEventListener('abort', onAbort);
   try {
     fill();
@@ -123,7 +162,7 @@ export async function* runBounded<R>(
           fill();
         }
       }
-      if ((nextYield >= total && firstError === undefined) || total === 0) return;
+      if ((nextYield >= total && firstError === undefined && skipped === 0) || total === 0) return;
       if (nextYield >= total || (halted() && inFlight === 0)) {
         // Every started task has settled and been yielded above; the rest never started.
         throw new BoundedStop({
@@ -131,7 +170,7 @@ export async function* runBounded<R>(
           aborted: firstError === undefined,
           succeeded,
           failed,
-          notStarted: total - nextStart,
+          notStarted: total - nextStart + skipped,
           total,
         });
       }
@@ -141,6 +180,7 @@ export async function* runBounded<R>(
   } finally {
     // Also reached when the consumer stops early (stdout closed): start nothing more.
     consumerGone = true;
+    halt();
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -166,19 +166,31 @@ export interface IterateOptions extends PaginateOptions {
   onRateLimit?: (info: RateLimitInfo) => void;
 }
 
+/** The caller's 429 listener and paginate's (which slows the walk down), either optional. */
+function bothRateLimits(
+  a: ((info: RateLimitInfo) => void) | undefined,
+  b: ((info: RateLimitInfo) => void) | undefined,
+): ((info: RateLimitInfo) => void) | undefined {
+  if (!a || !b) return a ?? b;
+  return (info) => {
+    a(info);
+    b(info);
+  };
+}
+
 /** Meeting types across one page or (`all`) every page; see paginate(). */
 export function meetingTypes(
   client: ApiClient,
   opts: IterateOptions & { sorting?: Array<[string, SortDirection]> } = {},
 ): Paginated<MeetingType> {
   return paginate<MeetingType>(
-    (page, limit, signal) =>
+    (page, limit, signal, onRateLimit) =>
       listMeetingTypes(client, {
         page,
         limit,
         signal,
         sorting: opts.sorting,
-        onRateLimit: opts.onRateLimit,
+        onRateLimit: bothRateLimits(opts.onRateLimit, onRateLimit),
       }),
     { ...opts, what: `GET ${MEETING_TYPES_PATH}` },
   );
@@ -187,8 +199,13 @@ export function meetingTypes(
 /** Webhooks across one page or (`all`) every page; see paginate(). */
 export function webhooks(client: ApiClient, opts: IterateOptions = {}): Paginated<Webhook> {
   return paginate<Webhook>(
-    (page, limit, signal) =>
-      listWebhooks(client, { page, limit, signal, onRateLimit: opts.onRateLimit }),
+    (page, limit, signal, onRateLimit) =>
+      listWebhooks(client, {
+        page,
+        limit,
+        signal,
+        onRateLimit: bothRateLimits(opts.onRateLimit, onRateLimit),
+      }),
     { ...opts, what: `GET ${WEBHOOKS_PATH}` },
   );
 }

@@ -2,8 +2,13 @@
 // so it follows `page`/`pages`. One page: fetch it, yield its items, say whether more exist.
 // Every page (`all`): page 1 first (it tells how many pages there are), then the rest with a
 // few requests in flight, yielded strictly in order; at most `concurrency` pages are held at
-// once, so memory stays flat however long the list is.
-import { ApiError } from '../errors.js';
+// once, so memory stays flat however long the list is. The requests go through an adaptive
+// limiter (src/bulk/limiter.ts): a 429 halves the pages in flight, waits as the service asks,
+// and reads that page again, so a rate-limited walk slows down instead of failing.
+import { ApiError, Interrupted } from '../errors.js';
+import { AdaptiveLimiter, NotStarted } from '../bulk/limiter.js';
+import { preferSmallYoungGeneration } from '../bulk/heap.js';
+import type { RateLimitInfo } from './client.js';
 
 /** Page size for `--all` when the user gave no --limit (a public client uses 50 successfully). */
 export const ALL_PAGES_LIMIT = 50;
@@ -17,11 +22,15 @@ export interface Page<T> {
   limit: number | undefined;
 }
 
-/** Fetches one page; `limit` undefined means the server's default. */
+/**
+ * Fetches one page; `limit` undefined means the server's default. `onRateLimit`, when given,
+ * must reach the request (ApiRequest.onRateLimit): it is how a 429 slows the whole walk.
+ */
 export type FetchPage<T> = (
   page: number,
   limit: number | undefined,
   signal: AbortSignal | undefined,
+  onRateLimit?: (info: RateLimitInfo) => void,
 ) => Promise<Page<T>>;
 
 export interface PaginateOptions {
@@ -30,7 +39,7 @@ export interface PaginateOptions {
   /** Page size; with `all` and no limit, ALL_PAGES_LIMIT. */
   limit?: number;
   all?: boolean;
-  /** Pages in flight with `all` (default 4). */
+  /** Pages in flight with `all` (default 4): the most; fewer while the service answers 429. */
   concurrency?: number;
   signal?: AbortSignal;
   /** Names the request in errors, e.g. "GET /webhooks". */
@@ -106,8 +115,26 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
     const onAbort = () => ctl.abort(opts.signal?.reason);
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const limiter = new AdaptiveLimiter({ max: concurrency });
+    const read = (n: number): Promise<Page<T>> =>
+      limiter
+        .run((a) => fetchPage(n, limit, a.signal, a.onRateLimit), {
+          signal: ctl.signal,
+          requestSignal: ctl.signal,
+          priority: n,
+        })
+        .catch((e: unknown) => {
+          // Waiting for a turn when Ctrl-C came: the same error a request in flight gives.
+          if (e instanceof NotStarted) {
+            throw new Interrupted('interrupted', {
+              signal: opts.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+            });
+          }
+          throw e;
+        });
+    await preferSmallYoungGeneration();
     try {
-      const first = await fetchPage(1, limit, ctl.signal);
+      const first = await read(1);
       stats.pagesRead = 1;
       stats.pages = first.pages;
       stats.total = first.total;
@@ -120,7 +147,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       const launch = () => {
         while (next <= last && inFlight.size < concurrency) {
           const n = next++;
-          const p = fetchPage(n, limit, ctl.signal);
+          const p = read(n);
           // Awaited later, in order; until then a failure must not count as unhandled.
           p.catch(() => {});
           inFlight.set(n, p);

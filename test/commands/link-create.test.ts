@@ -105,12 +105,20 @@ describe('sched link create', () => {
     expect(t.stdout).toMatch(/^http:\/\/\S+\/s\/\S+\n$/);
   });
 
-  it('a progress counter on stderr only when stderr is a terminal and stdout is not', async () => {
+  it('a progress bar on stderr only when stderr is a terminal, erased at the end', async () => {
     const r = await link([INTRO, '--count', '30'], { tty: true, stdoutIsTTY: false });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Creating links 30/30');
+    expect(r.stderr).toContain('\rCreating links [====================] 30/30');
+    expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
     expect(lines(r.stdout)).toHaveLength(30);
     expect(r.stdout).not.toContain('\r');
+    // stdout on the same terminal: the URLs stay clean, the bar is erased around each one.
+    const both = await link([INTRO, '--count', '30'], { tty: true });
+    expect(both.stderr).toContain('30/30');
+    expect(lines(both.stdout)).toHaveLength(30);
+    expect(both.stdout).not.toContain('\r');
+    expect(both.stdout).not.toContain('\x1b');
+    expect(both.stdout).not.toContain('[=');
     const piped = await link([INTRO, '--count', '30']);
     expect(piped.stderr).toBe('');
   });

@@ -8,10 +8,20 @@
 // printed (in order; a JSON array is closed), and the error says how many were created and
 // that the rest were not. Requests already in flight at Ctrl-C are allowed to finish, since
 // each may already have created a link on the server: losing its URL would waste it silently.
+//
+// Rate limits: every POST goes through an adaptive limiter (src/bulk/limiter.ts). A 429
+// halves the requests in flight for the whole job, waits as long as the service asks, and
+// sends that request again (a 429 means it created nothing, so no duplicate is possible);
+// successes raise the limit back up to --concurrency.
+//
+// Output: one URL per line by default (the contract), also on a terminal. An explicit
+// `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
+// tab-separated rows otherwise.
 import type { Context } from '../../context.js';
 import { Interrupted, SchedError, UsageError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../run-bounded.js';
+import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
 import {
@@ -30,6 +40,13 @@ const COLUMNS: readonly Column<Minted>[] = [
   { key: 'meeting_type', value: (m) => m.type.ref },
   { key: 'meeting_type_uuid', value: (m) => m.type.uuid },
   { key: 'url', value: (m) => m.link.url },
+  { key: 'code', value: (m) => m.link.code },
+];
+
+/** -o table, asked for explicitly. */
+const TABLE_COLUMNS: readonly Column<Minted>[] = [
+  { key: 'meeting_type', header: 'MEETING TYPE', value: (m) => m.type.ref, shrink: true },
+  { key: 'url', value: (m) => m.link.url, style: 'cyan' },
   { key: 'code', value: (m) => m.link.code },
 ];
 
@@ -68,42 +85,74 @@ export async function run(
   const { createSingleUseLink } = await import('../../api/endpoints.js');
 
   const progress = createProgress(io, 'Creating links', total);
+  /** stderr lines while the bar may be on screen. */
+  const note = (line: string) => {
+    progress.clear();
+    io.err(line);
+  };
   const onAbort = () =>
-    io.err(
+    note(
       io.colorErr.yellow(
         'Stopping: letting the requests in flight finish so their links are printed (Ctrl-C again quits at once)…',
       ),
     );
   ctx.signal.addEventListener('abort', onAbort, { once: true });
 
-  // A function, so that a rate-limit aware caller can lower it mid-run (runBounded reads it
-  // before each start).
-  const inFlightLimit = () => concurrency;
+  let warned = false;
+  const limiter = new AdaptiveLimiter({
+    max: concurrency,
+    onChange: (e) => {
+      if (e.kind === 'decrease' && !warned) {
+        warned = true;
+        note(
+          io.colorErr.yellow(
+            `The service is rate limiting (429): slowing down to ${plural(e.limit, 'request', 'requests')} at a time; every link is still created.`,
+          ),
+        );
+      }
+    },
+  });
+  const rateNote = () =>
+    limiter.limit < limiter.max ? `${limiter.limit} at a time (rate limited)` : undefined;
+
   const minted = runBounded<Minted>(
     total,
-    async (i) => {
+    (i, stop) => {
       const type = types[Math.floor(i / count)]!;
-      // No ctx.signal here on purpose: see the note at the top.
-      return { type, link: await createSingleUseLink(client, type.uuid) };
+      // The request gets no ctx.signal on purpose (see the note at the top): only `stop`,
+      // which ends the wait for a turn, and the limiter's own abort of a 429 retry.
+      return limiter.run(
+        async (a) => ({
+          type,
+          link: await createSingleUseLink(client, type.uuid, a),
+        }),
+        { signal: stop, priority: i },
+      );
     },
     {
-      concurrency: inFlightLimit,
+      concurrency,
       signal: ctx.signal,
-      onSettled: (p) => progress.update(p.settled),
+      onSettled: (p) => progress.update(p.succeeded, rateNote()),
     },
   );
 
+  const out = progress.wrap(io);
+  const explicitTable =
+    globals.output === 'table' && globals.outputGiven === true && !globals.quiet;
   try {
     if (globals.output === 'json' && total === 1) {
-      for await (const m of minted) await renderObject(io, m.link, { format: 'json', columns: [] });
+      for await (const m of minted)
+        await renderObject(out, m.link, { format: 'json', columns: [] });
     } else if (globals.output === 'json' || globals.output === 'ndjson') {
-      await renderList(io, linksOf(minted), { format: globals.output, columns: [] });
+      await renderList(out, linksOf(minted), { format: globals.output, columns: [] });
     } else if (globals.output === 'csv') {
-      await renderList(io, minted, { format: 'csv', columns: COLUMNS });
+      await renderList(out, minted, { format: 'csv', columns: COLUMNS });
+    } else if (explicitTable) {
+      await renderList(out, minted, { format: 'table', columns: TABLE_COLUMNS });
     } else {
-      // `table` (the default, on a terminal too, as the contract says) and --quiet: one URL
-      // per line, ready to paste or to pipe.
-      await renderLines(io, urlsOf(minted));
+      // The default (`table` not asked for, on a terminal too, as the contract says) and
+      // --quiet: one URL per line, ready to paste or to pipe.
+      await renderLines(out, urlsOf(minted));
     }
   } catch (e) {
     if (e instanceof BoundedStop) throw stoppedError(e, ctx);
@@ -111,7 +160,17 @@ export async function run(
   } finally {
     progress.done();
     ctx.signal.removeEventListener('abort', onAbort);
+    const s = limiter.stats;
+    if (s.rateLimited > 0) io.err(io.colorErr.dim(rateSummary(s, limiter.max)));
   }
+}
+
+/** One line on what the rate limiting did, for whoever wonders why it took longer. */
+function rateSummary(s: LimiterStats, max: number): string {
+  return (
+    `Rate limited: ${plural(s.rateLimited, 'answer', 'answers')} 429, each request sent again; ` +
+    `requests in flight went down to ${s.minLimit} (from ${max}).`
+  );
 }
 
 /** The error of a run cut short, saying what was done; the original's exit code is kept. */

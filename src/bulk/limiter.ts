@@ -1,0 +1,299 @@
+// How many requests a bulk job (mint 1000 links, read 2000 pages) has in flight, adapted to
+// what the service tolerates — AIMD, as TCP does with its congestion window:
+//
+// - Every request of the job passes through run(), which admits it only while fewer than
+//   `limit` requests are in flight and no pause is in force. Waiters are admitted by
+//   priority (their task index), so a request sent back by a 429 goes before later ones.
+// - A 429 halves the limit (never below 1) — once per congestion event: the other requests
+//   that were already in flight when the first 429 came back belong to the same event, so
+//   their 429s do not halve it again. It also pauses new starts: until Retry-After when the
+//   service said, else for a short backoff that doubles while 429s keep coming.
+// - A request answered 429 was not processed by the service (even a POST), so it goes back
+//   to the queue and is sent again when admitted: the job slows down instead of failing.
+//   The client's own retry of that 429 is cut short (its attempt signal is aborted in the
+//   onRateLimit callback, before it sleeps), so every new attempt is admitted here.
+// - Each success raises the limit by 1/limit: about +1 per round of `limit` successes, back
+//   up to the maximum (--concurrency).
+//
+// Nothing here knows about commands or output; onChange lets a command show what happens.
+import { ApiError } from '../errors.js';
+import type { RateLimitInfo } from '../api/client.js';
+
+/** What run() hands to one attempt of a request. */
+export interface Attempt {
+  /** Pass to the request: aborted when a 429 answered it (and by the caller's requestSignal). */
+  signal: AbortSignal;
+  /** Pass to the request as its onRateLimit. */
+  onRateLimit: (info: RateLimitInfo) => void;
+}
+
+export interface RunOptions {
+  /** Stop waiting for a turn: run() then rejects with NotStarted (nothing was processed). */
+  signal?: AbortSignal;
+  /** Also aborts a request in flight (page reads); leave unset to let requests finish (POSTs). */
+  requestSignal?: AbortSignal;
+  /** Lower goes first; default: the order of the calls. */
+  priority?: number;
+}
+
+export interface LimiterOptions {
+  /** The most requests in flight (--concurrency); the limit starts here. */
+  max: number;
+  /** The longest Retry-After honoured by waiting (ms); a longer one fails the request. */
+  maxPauseMs?: number;
+  /** Backoff after a 429 without Retry-After: first pause (ms), doubled while 429s go on. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** 429s in a row for one request before it fails. */
+  maxRateLimited?: number;
+  /** Told when the limit changes or a pause starts (for a note or a progress bar). */
+  onChange?: (event: LimiterEvent) => void;
+}
+
+export interface LimiterEvent {
+  kind: 'decrease' | 'increase' | 'pause';
+  limit: number;
+  /** For 'pause': how long new starts wait (ms). */
+  pauseMs?: number;
+}
+
+export interface LimiterStats {
+  /** The current limit. */
+  limit: number;
+  /** The lowest limit reached. */
+  minLimit: number;
+  inFlight: number;
+  /** The most requests in flight at once. */
+  maxInFlight: number;
+  /** 429 answers seen. */
+  rateLimited: number;
+  /** Times the limit was halved. */
+  decreases: number;
+  /** Requests sent again after a 429. */
+  resent: number;
+}
+
+/** run() rejects with this when its signal aborted before the request could be (re)sent. */
+export class NotStarted extends Error {
+  constructor() {
+    super('not started');
+    this.name = 'NotStarted';
+  }
+}
+
+const RATE_LIMITED = Symbol('rate-limited');
+
+interface Waiter {
+  priority: number;
+  seq: number;
+  admit: () => void;
+}
+
+export class AdaptiveLimiter {
+  readonly max: number;
+  private window: number;
+  private epoch = 0;
+  private pausedUntil = 0;
+  private streak = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private seq = 0;
+  private readonly waiters: Waiter[] = [];
+  private readonly opts: Required<Omit<LimiterOptions, 'onChange'>> &
+    Pick<LimiterOptions, 'onChange'>;
+  private readonly s: LimiterStats;
+
+  constructor(opts: LimiterOptions) {
+    this.max = Math.max(1, Math.floor(opts.max));
+    this.window = this.max;
+    this.opts = {
+      maxPauseMs: 20_000,
+      backoffBaseMs: 100,
+      backoffMaxMs: 5_000,
+      maxRateLimited: 10,
+      ...opts,
+      max: this.max,
+    };
+    this.s = {
+      limit: this.max,
+      minLimit: this.max,
+      inFlight: 0,
+      maxInFlight: 0,
+      rateLimited: 0,
+      decreases: 0,
+      resent: 0,
+    };
+  }
+
+  get stats(): Readonly<LimiterStats> {
+    return { ...this.s };
+  }
+
+  /** The requests allowed in flight now. */
+  get limit(): number {
+    return Math.floor(this.window);
+  }
+
+  /**
+   * Sends one request (`attempt`) when admitted, and again after each 429, until it gets any
+   * other outcome. Rejects with NotStarted when opts.signal aborts while it waits its turn.
+   */
+  async run<T>(attempt: (a: Attempt) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+    const priority = opts.priority ?? this.seq;
+    for (let rateLimited = 0; ;) {
+      await this.admit(priority, opts.signal);
+      const epoch = this.epoch;
+      // Follows requestSignal while the attempt runs (not AbortSignal.any: over thousands of
+      // pages its bookkeeping measurably raised the peak memory of a long --all read).
+      const ctl = new AbortController();
+      const outer = opts.requestSignal;
+      const onOuterAbort = () => ctl.abort(outer?.reason);
+      if (outer?.aborted) onOuterAbort();
+      else outer?.addEventListener('abort', onOuterAbort, { once: true });
+      let limited: RateLimitInfo | undefined;
+      try {
+        const value = await attempt({
+          signal: ctl.signal,
+          onRateLimit: (info) => {
+            if (limited) return;
+            limited = info;
+            this.rateLimited(epoch, info);
+            // The client is about to sleep and resend: stop it, the queue resends instead.
+            ctl.abort(RATE_LIMITED);
+          },
+        });
+        this.release(true);
+        return value;
+      } catch (e) {
+        this.release(false);
+        const retryable =
+          limited !== undefined &&
+          opts.requestSignal?.aborted !== true &&
+          (limited.retryAfterMs ?? 0) <= this.opts.maxPauseMs;
+        if (!retryable) throw e;
+        rateLimited += 1;
+        if (rateLimited >= this.opts.maxRateLimited) {
+          throw new ApiError(
+            `rate limited (429) ${rateLimited} times in a row on ${limited!.method} ${limited!.path}, even after slowing down to ${this.limit} at a time`,
+            { status: 429, hint: 'the service is busy or a quota is used up; try again later' },
+          );
+        }
+        this.s.resent += 1;
+      } finally {
+        outer?.removeEventListener('abort', onOuterAbort);
+      }
+    }
+  }
+
+  private canStart(): boolean {
+    return this.s.inFlight < this.limit && Date.now() >= this.pausedUntil;
+  }
+
+  private admit(priority: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new NotStarted());
+    const seq = this.seq++;
+    if (this.waiters.length === 0 && this.canStart()) {
+      this.started();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        priority,
+        seq,
+        admit: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.started();
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        if (this.waiters.length === 0) this.clearTimer();
+        reject(new NotStarted());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Few waiters (at most --concurrency): a sorted insert is cheap.
+      let at = this.waiters.length;
+      while (at > 0 && this.order(this.waiters[at - 1]!, waiter) > 0) at--;
+      this.waiters.splice(at, 0, waiter);
+      this.pump();
+    });
+  }
+
+  private order(a: Waiter, b: Waiter): number {
+    return a.priority - b.priority || a.seq - b.seq;
+  }
+
+  private started(): void {
+    this.s.inFlight += 1;
+    this.s.maxInFlight = Math.max(this.s.maxInFlight, this.s.inFlight);
+  }
+
+  private release(ok: boolean): void {
+    this.s.inFlight -= 1;
+    if (ok) {
+      this.streak = 0;
+      const before = this.limit;
+      this.window = Math.min(this.max, this.window + 1 / Math.max(1, before));
+      if (this.limit > before) {
+        this.s.limit = this.limit;
+        this.opts.onChange?.({ kind: 'increase', limit: this.limit });
+      }
+    }
+    this.pump();
+  }
+
+  private rateLimited(epoch: number, info: RateLimitInfo): void {
+    this.s.rateLimited += 1;
+    const asked = info.retryAfterMs;
+    if (epoch === this.epoch) {
+      // The first 429 of this congestion event: requests admitted from now on are a new epoch.
+      this.epoch += 1;
+      this.streak += 1;
+      this.window = Math.max(1, Math.floor(this.window / 2));
+      this.s.decreases += 1;
+      this.s.limit = this.limit;
+      this.s.minLimit = Math.min(this.s.minLimit, this.limit);
+      this.opts.onChange?.({ kind: 'decrease', limit: this.limit });
+      const wait = asked ?? this.backoff();
+      this.pauseFor(wait);
+    } else if (asked !== undefined) {
+      this.pauseFor(asked);
+    }
+  }
+
+  private backoff(): number {
+    const ceiling = Math.min(
+      this.opts.backoffMaxMs,
+      this.opts.backoffBaseMs * 2 ** Math.max(0, this.streak - 1),
+    );
+    // Half fixed, half random: requests of several jobs do not come back in step.
+    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+
+  private pauseFor(ms: number): void {
+    const wait = Math.min(ms, this.opts.maxPauseMs);
+    const until = Date.now() + wait;
+    if (wait <= 0 || until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    this.opts.onChange?.({ kind: 'pause', limit: this.limit, pauseMs: wait });
+  }
+
+  private pump(): void {
+    while (this.waiters.length > 0 && this.canStart()) this.waiters.shift()!.admit();
+    this.clearTimer();
+    const wait = this.pausedUntil - Date.now();
+    if (this.waiters.length > 0 && wait > 0) {
+      // Ref'd on purpose: while someone waits for the pause to end, the process must not exit.
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, wait + 1);
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
