@@ -362,6 +362,29 @@ function describeType(headers: Record<string, string>): string {
   return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
 }
 
+/**
+ * The key as it can be sent: surrounding white space dropped (a pasted or `echo`ed key), and
+ * nothing else that cannot be in a key. A CR from a CRLF file or a control character would
+ * otherwise fail inside undici on every attempt, retried and reported as a network problem.
+ * The message never shows the key.
+ */
+export function checkApiKey(raw: string): string {
+  const key = raw.trim();
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(key)) {
+    throw new UsageError(
+      'the API key contains white space or a control character (a pasted line break, or a file with CRLF line ends?)',
+      { hint: 'check SCHED_API_KEY, or store the key again with `sched auth login`' },
+    );
+  }
+  return key;
+}
+
+/** A host name short enough for a one-line message (a base URL can hold anything). */
+function shortHost(host: string): string {
+  return host.length > 80 ? `${host.slice(0, 79)}…` : host;
+}
+
 export function createApiClient(opts: ApiClientOptions): ApiClient {
   const env = opts.env ?? {};
   const policy: RetryPolicy = { ...RETRY, ...opts.retry };
@@ -369,7 +392,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const base = new URL(opts.baseUrl.replace(/\/+$/, '') + '/');
   const baseOrigin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, '');
-  const key = opts.apiKey;
+  const key = checkApiKey(opts.apiKey);
   const listeners = new Set<(info: RateLimitInfo) => void>();
 
   const agentOptions: Agent.Options = {
@@ -580,7 +603,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   }
 
   function networkError(req: ApiRequest, f: Failure, url: URL, attempts: number): Error {
-    const host = url.host;
+    const host = shortHost(url.host);
     const after = attempts > 1 ? ` (after ${attempts} attempts)` : '';
     const baseHint =
       'check the base URL (--base-url, SCHED_BASE_URL or the profile) and your network';
@@ -622,13 +645,19 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         });
       }
       case 'dns':
-        return new NetworkError(`cannot resolve host ${url.hostname} (DNS lookup failed)`, {
-          hint: baseHint,
-        });
+        return new NetworkError(
+          `cannot resolve host ${shortHost(url.hostname)} (DNS lookup failed)`,
+          {
+            hint: baseHint,
+          },
+        );
       case 'dns-temporary':
-        return new NetworkError(`temporary DNS failure resolving ${url.hostname}${after}`, {
-          hint: baseHint,
-        });
+        return new NetworkError(
+          `temporary DNS failure resolving ${shortHost(url.hostname)}${after}`,
+          {
+            hint: baseHint,
+          },
+        );
       case 'tls':
         return new NetworkError(`TLS error talking to ${host}: ${clean(f.detail)} (${f.code})`, {
           hint: 'for a private CA, point NODE_EXTRA_CA_CERTS at its PEM file',
