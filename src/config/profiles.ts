@@ -58,9 +58,15 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}"`, {
-      hint: 'use letters, digits, ".", "_" or "-" (at most 64 characters), e.g. --profile staging',
-    });
+    // The name is whatever was typed (maybe pasted garbage): one short line, no control bytes.
+    // eslint-disable-next-line no-control-regex
+    const shown = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+    throw new UsageError(
+      `invalid profile name ${JSON.stringify(shown.length > 64 ? `${shown.slice(0, 64)}…` : shown)}`,
+      {
+        hint: 'use letters, digits, ".", "_" or "-" (at most 64 characters), e.g. --profile staging',
+      },
+    );
   }
 }
 
