@@ -10,7 +10,8 @@ export function parseSort(spec: string): [string, SortDirection] {
   const at = spec.lastIndexOf(':');
   const field = (at < 0 ? spec : spec.slice(0, at)).trim();
   const dir = (at < 0 ? 'asc' : spec.slice(at + 1)).trim().toLowerCase();
-  if (!/^[A-Za-z0-9_.]+$/.test(field)) {
+  // Field names are short identifiers; a huge one would only make the request line too long.
+  if (!/^[A-Za-z0-9_.]{1,100}$/.test(field)) {
     throw new UsageError(`invalid --sort ${quoted(spec)}: expected a field name, e.g. name:asc`);
   }
   if (dir !== 'asc' && dir !== 'desc') {
