@@ -51,6 +51,27 @@ function suggestions(ref: string, types: readonly MeetingType[]): string[] {
     .map((t) => `did you mean ${quoted(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
 }
 
+/** Longer than any slug the service makes; a longer argument is a paste gone wrong. */
+const MAX_SLUG = 200;
+
+/**
+ * What can be neither a UUID nor a slug (empty, white space or control characters inside,
+ * absurdly long) is a usage error before any request: a slug lookup would list every meeting
+ * type only to say "no meeting type with slug ...".
+ */
+export function checkMeetingTypeRefs(refs: readonly string[]): void {
+  const bad = refs.filter(
+    // eslint-disable-next-line no-control-regex
+    (r) => r.trim() === '' || /[\s\u0000-\u001f\u007f-\u009f/?#]/.test(r) || r.length > MAX_SLUG,
+  );
+  if (bad.length > 0) {
+    throw new UsageError(
+      `not a meeting-type UUID or slug: ${bad.map((r) => (r.trim() === '' ? '(empty)' : quoted(r))).join(', ')}`,
+      { hint: 'slugs have no spaces or slashes; `sched types list` shows the slugs and UUIDs' },
+    );
+  }
+}
+
 /**
  * UUIDs are taken as they are (the API answers 422 for one that does not exist). Slugs are
  * looked up in one listing of every page, made only when there is a slug to look up. An
@@ -61,6 +82,7 @@ export async function resolveMeetingTypes(
   client: ApiClient,
   refs: readonly string[],
 ): Promise<ResolvedMeetingType[]> {
+  checkMeetingTypeRefs(refs);
   const slugs = refs.filter((r) => !isUuid(r));
   if (slugs.length === 0) return refs.map((ref) => ({ ref, uuid: ref }));
 
