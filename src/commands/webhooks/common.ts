@@ -14,21 +14,40 @@ export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
   { key: 'created_at', header: 'CREATED', value: (w) => w.created_at, style: 'dim' },
 ];
 
-/** An absolute http(s) URL with a host and no white space, or a usage error naming `flag`. */
+/** Longer than any real endpoint; what browsers and most webhook services accept at most. */
+export const MAX_WEBHOOK_URL = 2048;
+
+/**
+ * An absolute http(s) URL with a host, no white space, no credentials and at most 2048
+ * characters, or a usage error naming `flag`. Credentials are refused because the service
+ * shows the URL to anyone who lists the webhooks (and `webhooks ls` prints it into CI logs);
+ * the message never repeats them.
+ */
 export function checkWebhookUrl(raw: string, flag = '--url'): string {
-  let ok = raw !== '' && !/\s/.test(raw);
-  if (ok) {
+  let u: URL | undefined;
+  if (raw !== '' && !/\s/.test(raw)) {
     try {
-      const u = new URL(raw);
-      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      u = new URL(raw);
     } catch {
-      ok = false;
+      u = undefined;
     }
   }
-  if (!ok) {
+  if (u && (u.username || u.password)) {
+    u.username = '';
+    u.password = '';
+    throw new UsageError(`${flag} must not contain a user name or password`, {
+      hint: `the service shows webhook URLs to anyone who lists them; use e.g. ${quoted(u.href)} and a signing secret`,
+    });
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') {
     throw new UsageError(
       `${flag} must be an absolute http(s) URL without spaces; got ${quoted(raw)}`,
       { hint: 'e.g. https://example.com/hooks/sched' },
+    );
+  }
+  if (raw.length > MAX_WEBHOOK_URL) {
+    throw new UsageError(
+      `${flag} is ${raw.length} characters long; webhook URLs can have at most ${MAX_WEBHOOK_URL}`,
     );
   }
   return raw;
@@ -40,6 +59,12 @@ export function checkWebhookUrl(raw: string, flag = '--url'): string {
  * error listing the allowed ones.
  */
 export function parseEvents(values: readonly string[] | undefined): EventName[] {
+  // An empty value (`--event ""`, an unset shell variable) is a mistake, not "all events".
+  if ((values ?? []).some((v) => v.trim() === '')) {
+    throw new UsageError(`--event is empty; allowed: ${EVENT_NAMES.join(', ')}`, {
+      hint: 'leave --event out to subscribe to every event',
+    });
+  }
   const given = (values ?? [])
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())

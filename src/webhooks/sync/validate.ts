@@ -142,8 +142,13 @@ export function validateSyncDocument(
       problems.push(`${at}.url: missing; give the absolute http(s) URL of the endpoint`);
     } else if (typeof raw.url !== 'string') {
       problems.push(`${at}.url: expected a string, found ${describeType(raw.url)}`);
+    } else if (hasCredentials(raw.url)) {
+      // Never quoted: the plan and the results go to CI logs, and the service shows the URL.
+      problems.push(`${at}.url: must not contain a user name or password`);
     } else if (!isHttpUrl(raw.url)) {
       problems.push(`${at}.url: ${quote(raw.url)} is not an absolute http(s) URL`);
+    } else if (raw.url.length > 2048) {
+      problems.push(`${at}.url: ${raw.url.length} characters long; at most 2048`);
     } else {
       url = raw.url;
       const key = urlKey(url);
@@ -237,6 +242,15 @@ export function validateSyncDocument(
   });
 
   return { entries: problems.length === 0 ? entries : [], problems, warnings };
+}
+
+function hasCredentials(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(s: string): boolean {
