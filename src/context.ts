@@ -66,24 +66,38 @@ export interface ContextDeps {
   prompter?: Prompter;
 }
 
+/** A base URL as typed, safe to repeat: credentials masked, one short line. */
+function shownUrl(raw: string): string {
+  const masked = raw
+    .trim()
+    .replace(/\/\/[^/@]*@/, '//***@')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
+}
+
 export function normalizeBaseUrl(raw: string, source: string): string {
+  const hint = 'use an absolute URL such as https://secure.simplymeet.me/api';
   let u: URL;
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new UsageError(`invalid base URL from ${source}: "${raw}"`, {
-      hint: 'use an absolute URL such as https://secure.simplymeet.me/api',
-    });
+    throw new UsageError(`invalid base URL from ${source}: ${shownUrl(raw)}`, { hint });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new UsageError(`invalid base URL from ${source}: "${raw}" is not http(s)`, {
-      hint: 'use an absolute URL such as https://secure.simplymeet.me/api',
+    throw new UsageError(`invalid base URL from ${source}: ${shownUrl(raw)} is not http(s)`, {
+      hint,
     });
   }
   if (u.username || u.password) {
     throw new UsageError(`the base URL from ${source} must not contain credentials`, {
       hint: 'store the API key with `sched auth login` or SCHED_API_KEY instead',
     });
+  }
+  // WHATWG URLs take any host; DNS does not (at most 253 characters, 63 per label). Caught
+  // here it is a usage error, not a network failure retried 3 times.
+  if (u.hostname.length > 253 || u.hostname.split('.').some((label) => label.length > 63)) {
+    throw new UsageError(`invalid base URL from ${source}: the host name is too long`, { hint });
   }
   return u.toString().replace(/\/+$/, '');
 }
