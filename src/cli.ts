@@ -8,7 +8,7 @@ import {
   type GlobalOptions,
   type OutputFormat,
 } from './context.js';
-import { ExitCode, Interrupted, isSchedError, QuietExit } from './errors.js';
+import { ExitCode, Interrupted, isSchedError, QuietExit, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import type { Act, Loader } from './commands/define.js';
@@ -110,6 +110,39 @@ function polishGroups(c: Command): void {
   }
 }
 
+/** Raw values given on the command line, per command and option (see watchRepeats). */
+const givenValues = new WeakMap<Command, Map<Option, string[]>>();
+
+/** Records every value given to an option that takes one, so repeats can be told apart. */
+function watchRepeats(c: Command): void {
+  const seen = new Map<Option, string[]>();
+  givenValues.set(c, seen);
+  for (const o of c.options) {
+    if (!o.required && !o.optional) continue; // a switch given twice means the same
+    c.on(`option:${o.name()}`, (v: unknown) => {
+      seen.set(o, [...(seen.get(o) ?? []), String(v)]);
+    });
+  }
+  c.commands.forEach(watchRepeats);
+}
+
+/**
+ * An option that takes one value, given twice with different values (`--url a --url b`), is
+ * ambiguous: commander would silently keep the last. Repeatable options (collected into a
+ * list, like --event and --sort) are not concerned.
+ */
+function checkRepeats(cmd: Command): void {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const [o, values] of givenValues.get(c) ?? []) {
+      if (new Set(values).size < 2 || Array.isArray(c.getOptionValue(o.attributeName()))) continue;
+      const flag = o.long ?? o.short ?? o.name();
+      throw new UsageError(
+        `${flag} was given ${values.length} times with different values; give it once`,
+      );
+    }
+  }
+}
+
 /** The command tree. `act` decides what running a command means (real run, or a test). */
 export function buildProgram(act: Act): Command {
   const program = new Command('sched')
@@ -146,6 +179,7 @@ export function buildProgram(act: Act): Command {
   registerSandbox(program, act);
   registerCompletion(program, act);
   polishGroups(program);
+  watchRepeats(program);
 
   program
     .command('help')
@@ -238,6 +272,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       const rawGlobals = cmd.optsWithGlobals();
       const globals = resolveGlobals(rawGlobals, deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
+      checkRepeats(cmd);
       const ctx = createContext({
         io,
         globals,
