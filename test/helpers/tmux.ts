@@ -2,7 +2,7 @@
 // so it never touches a user's tmux), types into it with send-keys and reads the screen with
 // capture-pane, as a person at a terminal would. Tests using it skip when tmux is absent.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './run.js';
@@ -61,6 +61,7 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
   const dir = mkdtempSync(join(tmpdir(), 'sched-tmux-'));
   const socket = join(dir, 'tmux.sock');
   const conf = join(dir, 'tmux.conf');
+  const statusFile = join(dir, 'exit-status');
   // remain-on-exit keeps the last screen and the exit status readable after the program ends.
   writeFileSync(conf, 'set -g remain-on-exit on\nset -g status off\nset -g history-limit 5000\n');
 
@@ -90,6 +91,13 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
     '-y',
     String(opts.height ?? 40),
     ...(opts.cwd ? ['-c', opts.cwd] : []),
+    // A small sh records the exit status in a file: tmux can report a pane dead before it
+    // has reaped the process, and under load that status came late or never. The trap keeps
+    // sh alive through Ctrl-C (the program, whose handlers exec resets, gets it as usual).
+    'sh',
+    '-c',
+    'trap : INT TERM; "$@"; echo $? > "$0"',
+    statusFile,
     'env',
     '-i',
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
@@ -108,7 +116,7 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
       const out = await tmux('capture-pane', '-p', '-t', SESSION);
       return out.replace(/\s+$/, '');
     },
-    async waitForScreen(pattern, timeoutMs = 10_000) {
+    async waitForScreen(pattern, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       let last = '';
       for (;;) {
@@ -122,15 +130,16 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
         await sleep(POLL_MS);
       }
     },
-    async waitForExit(timeoutMs = 10_000) {
+    async waitForExit(timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const [dead, status] = (
-          await tmux('display-message', '-p', '-t', SESSION, '#{pane_dead} #{pane_dead_status}')
-        )
-          .trim()
-          .split(' ');
-        if (dead === '1') return Number(status);
+        let status = '';
+        try {
+          status = readFileSync(statusFile, 'utf8').trim();
+        } catch {
+          // not yet
+        }
+        if (/^\d+$/.test(status)) return Number(status);
         if (Date.now() > until) {
           throw new Error(
             `the program was still running after ${timeoutMs} ms; the screen shows:\n${await term.screen()}`,
