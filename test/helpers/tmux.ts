@@ -42,7 +42,7 @@ export interface Terminal {
   screen(): Promise<string>;
   /** Polls the screen until it matches; throws with the last screen when time runs out. */
   waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  /** Waits for the program to end and returns its exit status. */
+  /** Waits for the program to end and returns its exit status (128 + n if signal n ended it). */
   waitForExit(timeoutMs?: number): Promise<number>;
   /** Ends the session and its tmux server. Safe to call twice. */
   kill(): Promise<void>;
