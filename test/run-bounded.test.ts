@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedStop, runBounded } from '../src/run-bounded.js';
+import { BoundedStop, NotStarted, runBounded } from '../src/run-bounded.js';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -195,5 +195,69 @@ describe('runBounded', () => {
     );
     expect(seen).toEqual([1, 2, 3]);
     expect((await collect(runBounded(0, async () => 1, { concurrency: 2 }))).values).toEqual([]);
+  });
+  it('tasks still waiting for a turn when the run stops count as not started, not failed', async () => {
+    const ac = new AbortController();
+    const gates: Array<() => void> = [];
+    const done = collect(
+      runBounded(
+        10,
+        (i, stop) =>
+          new Promise<number>((resolve, reject) => {
+            // Tasks 0 and 1 "send a request"; the others wait for a turn until stopped.
+            if (i < 2) return gates.push(() => resolve(i));
+            stop.addEventListener('abort', () => reject(new NotStarted()));
+          }),
+        { concurrency: 5, signal: ac.signal },
+      ),
+    );
+    await tick();
+    ac.abort('SIGINT');
+    await tick();
+    gates.forEach((g) => g());
+    const { values, error } = await done;
+    expect(values).toEqual([0, 1]);
+    const stop = error as BoundedStop;
+    expect(stop).toBeInstanceOf(BoundedStop);
+    expect(stop.aborted).toBe(true);
+    expect([stop.succeeded, stop.failed, stop.notStarted, stop.total]).toEqual([2, 0, 8, 10]);
+  });
+
+  it('the stop signal aborts on the first failure too; NotStarted from a live run is a failure', async () => {
+    const signals: AbortSignal[] = [];
+    const failed = await collect(
+      runBounded(
+        4,
+        (i, stop) => {
+          signals.push(stop);
+          return i === 0 ? Promise.reject(new Error('boom')) : new Promise<number>(() => {});
+        },
+        { concurrency: 1 },
+      ),
+    );
+    expect((failed.error as BoundedStop).failed).toBe(1);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    const bogus = await collect(
+      runBounded(2, (i) => (i === 1 ? Promise.reject(new NotStarted()) : Promise.resolve(i)), {
+        concurrency: 2,
+      }),
+    );
+    expect(bogus.values).toEqual([0]);
+    expect((bogus.error as BoundedStop).failed).toBe(1);
+    expect((bogus.error as BoundedStop).error).toBeInstanceOf(NotStarted);
+  });
+
+  it('onSettled reports successes separately from failures', async () => {
+    const seen: Array<[number, number]> = [];
+    await collect(
+      runBounded(3, async (i) => (i === 1 ? Promise.reject(new Error('x')) : i), {
+        concurrency: 1,
+        onSettled: (p) => seen.push([p.succeeded, p.failed]),
+      }),
+    );
+    expect(seen).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
   });
 });
