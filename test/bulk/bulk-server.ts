@@ -12,7 +12,7 @@
  * ```
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * What to do with the n-th processed request (1-based, 429s not counted):
@@ -82,7 +82,7 @@ export async function startBulkServer(initial: BulkBehaviour = {}): Promise<Bulk
   let active = 0;
   let processed = 0;
   let connections = 0;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   const server = http.createServer((req, res) => {
