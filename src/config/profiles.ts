@@ -253,9 +253,29 @@ function unreadable(file: string, e: unknown, hint: string): Failure {
       hint: `check its owner and mode (chmod 600 "${file}")`,
     });
   }
-  const why =
-    err?.name === 'SyntaxError' ? `it is not valid JSON (${err.message})` : describeFsError(e);
+  const why = err?.name === 'SyntaxError' ? notJson(file, err.message) : describeFsError(e);
   return new Failure(`cannot read the config file ${file}: ${why}`, { hint });
+}
+
+/**
+ * Why the file is not JSON, without V8's message: it quotes the text around the error
+ * (`Unexpected token 'K', ..."{"apiKey":KEYzz9-dis"...`), which is an API key more often than
+ * not. A position, when V8 gives one, is shown as line and column.
+ */
+function notJson(file: string, message: string): string {
+  if (/Unexpected end of JSON input/.test(message))
+    return 'it is not valid JSON (it ends too early)';
+  const at = /at position (\d+)/.exec(message);
+  if (at) {
+    try {
+      const before = fs.readFileSync(file, 'utf8').slice(0, Number(at[1]));
+      const lines = before.split('\n');
+      return `it is not valid JSON (error at line ${lines.length}, column ${lines[lines.length - 1]!.length + 1})`;
+    } catch {
+      // Gone or unreadable meanwhile: say no more than that it is not JSON.
+    }
+  }
+  return 'it is not valid JSON';
 }
 
 /** Narrows the mode of a file or directory we own when it is wider than `want`. */
