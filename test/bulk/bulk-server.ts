@@ -34,7 +34,8 @@ export interface BulkBehaviour {
   rateLimitDelayMs?: number;
   /** Delay before a processed request is answered (ms). */
   delayMs?: (n: number) => number;
-  fault?: (n: number, kind: 'link' | 'page') => BulkFault;
+  /** `page` is the page asked for, for list requests. */
+  fault?: (n: number, kind: 'link' | 'page', page: number | undefined) => BulkFault;
   /** Called when the n-th request is processed (e.g. to press Ctrl-C part-way). */
   onProcessed?: (n: number) => void;
   /** Meeting types in the list (default 0). */
@@ -126,7 +127,11 @@ export async function startBulkServer(initial: BulkBehaviour = {}): Promise<Bulk
       b.onProcessed?.(n);
       const isLink = req.method === 'POST' && u.pathname === '/api/single-use-link';
       const isList = req.method === 'GET' && u.pathname === '/api/users/me/meeting-types';
-      const fault = b.fault?.(n, isLink ? 'link' : 'page');
+      const fault = b.fault?.(
+        n,
+        isLink ? 'link' : 'page',
+        isList ? Number(u.searchParams.get('page') ?? 1) : undefined,
+      );
       const answer = () => {
         if (fault === 'reset-before') return req.socket.destroy();
         if (fault === 503 || fault === 500) return send(fault, { message: 'Service Unavailable' });
