@@ -158,6 +158,19 @@ function checkArray(data: Record<string, unknown>, key: string, idKey: string): 
   });
 }
 
+/**
+ * Where JSON.parse stopped, as " (line L, column C)", never V8's message itself: it quotes the
+ * text around the error, and this file holds webhook secrets.
+ */
+function jsonErrorPlace(text: string, e: unknown): string {
+  const message = e instanceof Error ? e.message : '';
+  if (/Unexpected end of JSON input/.test(message)) return ' (it ends too early)';
+  const at = /at position (\d+)/.exec(message);
+  if (!at) return '';
+  const lines = text.slice(0, Number(at[1])).split('\n');
+  return ` (line ${lines.length}, column ${lines[lines.length - 1]!.length + 1})`;
+}
+
 /** Reads a state file; undefined when it does not exist. Throws StateFileError when unusable. */
 export async function loadStateFile(file: string): Promise<StateFile | undefined> {
   let text: string;
@@ -171,7 +184,7 @@ export async function loadStateFile(file: string): Promise<StateFile | undefined
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new StateFileError(`${file} is not valid JSON: ${(e as Error).message}`);
+    throw new StateFileError(`${file} is not valid JSON${jsonErrorPlace(text, e)}`);
   }
   if (!isObject(data) || data.format !== STATE_FORMAT || data.version !== 1) {
     throw new StateFileError(`${file} is not a sched sandbox state file (version 1)`);
@@ -189,7 +202,8 @@ export async function loadStateFile(file: string): Promise<StateFile | undefined
 
 /** Writes the file atomically: a private temporary file beside it, fsync, then rename. */
 export async function writeStateFile(file: string, data: StateFile): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  // A directory made here is private too: the file holds webhook secrets.
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fh = await open(tmp, 'wx', 0o600);
   try {
