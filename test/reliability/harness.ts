@@ -29,11 +29,15 @@ export interface Run {
 export interface RunOpts {
   env: Record<string, string | undefined>;
   stdin?: string | Buffer;
-  /** Presses Ctrl-C (or sends SIGTERM) once this is true of the stderr so far. */
-  abortWhen?: (stderr: string) => boolean;
+  /** Presses Ctrl-C (or sends SIGTERM) once this is true of the output so far. */
+  abortWhen?: (stderr: string, stdout: string) => boolean;
   abortReason?: 'SIGINT' | 'SIGTERM';
   /** Interrupts a command still running after this long and reports it as hung. */
   watchdogMs?: number;
+  /** Aborting it presses Ctrl-C (reason 'SIGINT' unless it says 'SIGTERM'). */
+  signal?: AbortSignal;
+  /** Receives the run's IO once it exists (to watch the output while it runs). */
+  tap?: (io: BufferIO) => void;
 }
 
 /** Runs sched in-process (like test/helpers/run.ts) with a Ctrl-C trigger and a watchdog. */
@@ -43,7 +47,7 @@ export async function run(argv: string[], o: RunOpts): Promise<Run> {
   let aborted = false;
   let hung = false;
   const poll = setInterval(() => {
-    if (!aborted && io && o.abortWhen?.(io.stderrText())) {
+    if (!aborted && io && o.abortWhen?.(io.stderrText(), io.stdoutText())) {
       aborted = true;
       ac.abort(o.abortReason ?? 'SIGINT');
     }
@@ -52,15 +56,22 @@ export async function run(argv: string[], o: RunOpts): Promise<Run> {
     hung = true;
     ac.abort('SIGINT');
   }, o.watchdogMs ?? 12_000);
+  const onOuterAbort = () => ac.abort(o.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+  o.signal?.addEventListener('abort', onOuterAbort, { once: true });
   try {
     const code = await runCli(argv, {
-      io: (g) =>
-        (io ??= createBufferIO({
-          stdin: o.stdin ?? '',
-          env: o.env,
-          color: g.color,
-          noInput: g.noInput,
-        })),
+      io: (g) => {
+        if (!io) {
+          io = createBufferIO({
+            stdin: o.stdin ?? '',
+            env: o.env,
+            color: g.color,
+            noInput: g.noInput,
+          });
+          o.tap?.(io);
+        }
+        return io;
+      },
       env: o.env,
       signal: ac.signal,
     });
@@ -74,6 +85,7 @@ export async function run(argv: string[], o: RunOpts): Promise<Run> {
   } finally {
     clearInterval(poll);
     clearTimeout(watchdog);
+    o.signal?.removeEventListener('abort', onOuterAbort);
   }
 }
 
