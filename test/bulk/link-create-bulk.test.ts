@@ -132,6 +132,9 @@ describe('link create --count cut short', () => {
     expect(unknown).toEqual(['https://book.example/s/c000020']);
     expect(r.stderr).toMatch(/outcome of POST \/single-use-link is unknown/);
     expect(r.stderr).toContain('a link may have been created without being shown');
+    expect(r.stderr).toContain(
+      `the other ${50 - printed.length} links were not shown: 1 failed (its answer was lost, so it may have created a link anyway)`,
+    );
   });
 
   it('Ctrl-C with slow answers: requests in flight finish and are printed, nothing new starts, exit 130', async () => {

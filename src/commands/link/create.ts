@@ -18,7 +18,7 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import { Interrupted, SchedError, UsageError } from '../../errors.js';
+import { Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
@@ -113,7 +113,11 @@ export async function run(
     },
   });
   const rateNote = () =>
-    limiter.limit < limiter.max ? `${limiter.limit} at a time (rate limited)` : undefined;
+    ctx.signal.aborted
+      ? 'stopping'
+      : limiter.limit < limiter.max
+        ? `${limiter.limit} at a time (rate limited)`
+        : undefined;
 
   const minted = runBounded<Minted>(
     total,
@@ -175,17 +179,27 @@ function rateSummary(s: LimiterStats, max: number): string {
 
 /** The error of a run cut short, saying what was done; the original's exit code is kept. */
 function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
+  const e = stop.error;
+  // A POST whose answer was lost (reset, timeout) may have created a link nobody will see:
+  // say so rather than claim it was not created. The client words that case "... is unknown".
+  const lost = e instanceof NetworkError && /\bis unknown\b/.test(e.message);
   const created = `created ${stop.succeeded} of ${plural(stop.total, 'link', 'links')}`;
   const rest = stop.total - stop.succeeded;
-  const restLine =
-    rest === 0
-      ? []
-      : [
-          `the other ${plural(rest, 'link was', 'links were')} not created` +
-            (stop.failed > 0 && stop.notStarted > 0
-              ? ` (${stop.failed} failed, ${stop.notStarted} not attempted)`
-              : ''),
-        ];
+  let restLine: string[] = [];
+  if (rest > 0 && lost) {
+    restLine = [
+      `the other ${plural(rest, 'link was', 'links were')} not shown: ${stop.failed} failed ` +
+        `(${stop.failed === 1 ? 'its answer was lost, so it' : 'answers were lost, so they'} may have created a link anyway), ` +
+        `${stop.notStarted} not attempted`,
+    ];
+  } else if (rest > 0) {
+    restLine = [
+      `the other ${plural(rest, 'link was', 'links were')} not created` +
+        (stop.failed > 0 && stop.notStarted > 0
+          ? ` (${stop.failed} failed, ${stop.notStarted} not attempted)`
+          : ''),
+    ];
+  }
   const shown = stop.succeeded > 0 ? ' (printed on stdout)' : '';
   if (stop.aborted) {
     return new Interrupted(`interrupted: ${created}${shown}`, {
@@ -193,11 +207,13 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
       signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
     });
   }
-  const e = stop.error;
   if (stop.total === 1 && e instanceof SchedError) return e;
   if (stop.succeeded === 0 && e instanceof SchedError) {
     return new SchedError(e.message, e.exitCode, {
-      details: [...e.details, `no links were created (${stop.total} asked for)`],
+      details: [
+        ...e.details,
+        lost ? restLine[0]! : `no links were created (${stop.total} asked for)`,
+      ],
       hint: e.hint,
     });
   }
