@@ -5,7 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { runSched, type RunOptions } from '../helpers/run.js';
+import { runCli } from '../../src/cli.js';
+import { createStreamIO } from '../../src/io.js';
 import { startBulkServer, typeItem, type BulkServer } from './bulk-server.js';
 
 let srv: BulkServer;
@@ -105,5 +108,45 @@ describe('types list --all at scale', () => {
     expect(got.length).toBeLessThan(5000);
     expect(got).toEqual(expected(got.length));
     expect(r.stderr).toMatch(/interrupted/);
+  });
+  it('backpressure: while the reader is stalled, no more pages are fetched than the window holds', async () => {
+    srv.set({ listTotal: 50_000 });
+    // A reader that takes nothing until released: writes wait for 'drain'.
+    const held: Array<() => void> = [];
+    let flowing = false;
+    let received = 0;
+    const stdout = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _enc, cb) {
+        received += chunk.length;
+        if (flowing) cb();
+        else held.push(cb);
+      },
+    });
+    const io = createStreamIO({
+      stdin: new PassThrough(),
+      stdout,
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      color: { flag: false, env: {} },
+      noInput: true,
+    });
+    const run = runCli(['types', 'list', '--all', '-o', 'ndjson'], {
+      io,
+      env: { ...srv.env, SCHED_CONFIG_DIR: config },
+    });
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 300));
+    // 1,000 pages exist; the walk holds the page being written, 4 read ahead, and the
+    // requests of at most 4 more in flight.
+    const whileStalled = gets().length;
+    expect(whileStalled).toBeLessThanOrEqual(10);
+    flowing = true;
+    held.splice(0).forEach((cb) => cb());
+    expect(await run).toBe(0);
+    expect(gets()).toHaveLength(1000);
+    expect(received).toBeGreaterThan(50_000 * 50);
   });
 });
