@@ -80,7 +80,7 @@ const JOBS: LongJob[] = [
     name: 'link create --count 500 against a slow server',
     async start() {
       const srv = await startFaultServer();
-      const state: JobState = { srv, minted: [] };
+      const state: JobState = { srv, minted: [], deleted: [] };
       srv.on('POST', '/api/single-use-link', () => {
         const code = `c${state.minted.length}`;
         state.minted.push(`https://secure.simplymeet.me/s/${code}`);
