@@ -1,26 +1,13 @@
 // The entry point: runs the CLI on the real process, turns signals into an aborted context,
 // and is the only place that exits the process.
 //
-// Start-up is paid by every invocation, so this file imports nothing at the top (static
-// imports are all loaded before the first line runs): `sched --version` answers without
-// loading the command tree, and everything else loads it after the settings below.
+// Start-up is paid by every invocation. This file imports nothing at the top (static imports
+// are all loaded before the first line runs), so that the settings below apply to everything
+// loaded after them. `sched --version` is answered by bin/sched.js before this file loads.
 // Measured with `npm run bench`; see BENCHMARKS.md.
 export {};
 
-declare const SCHED_VERSION: string | undefined;
-
-const argv = process.argv.slice(2);
-
-if (
-  argv.length === 1 &&
-  (argv[0] === '--version' || argv[0] === '-V') &&
-  typeof SCHED_VERSION === 'string'
-) {
-  // Exactly what commander prints for -V/--version, without loading commander.
-  process.stdout.write(`${SCHED_VERSION}\n`);
-} else {
-  await main();
-}
+await main();
 
 async function main(): Promise<void> {
   // Node 22+: cache compiled code of the modules loaded from here on, across runs.
@@ -52,7 +39,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
-  const code = await runCli(argv, {
+  const code = await runCli(process.argv.slice(2), {
     io: (o) => createProcessIO(o),
     env: process.env,
     signal: controller.signal,

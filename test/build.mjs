@@ -107,6 +107,25 @@ async function confUsesSchemaOrMigrations() {
   return false;
 }
 
+/**
+ * Builtins that a dependency loads when it loads but uses only on paths sched never takes:
+ * commander spawns processes only for executable subcommands (sched has none), conf uses
+ * crypto only to encrypt its file (sched does not ask it to). Each is required on first use.
+ */
+const LAZY_BUILTINS = [
+  { builtin: 'node:child_process', importer: 'commander/lib/command.js' },
+  { builtin: 'node:crypto', importer: 'conf/dist/source/index.js' },
+];
+const lazyBuiltin = (name) => `
+let real;
+module.exports = new Proxy({}, {
+  get(_, key) {
+    real ??= require(${JSON.stringify(name)});
+    return real[key];
+  },
+});
+`;
+
 const inPackage = (importer, pkgPath) =>
   importer.includes(`${sep}node_modules${sep}${pkgPath.split('/').join(sep)}`);
 
@@ -123,6 +142,11 @@ const slimDependencies = (stubConf) => ({
         ? { path: 'node:http2', namespace: 'slim' }
         : undefined,
     );
+    b.onResolve({ filter: /^node:(child_process|crypto)$/ }, (args) =>
+      LAZY_BUILTINS.some((l) => l.builtin === args.path && inPackage(args.importer, l.importer))
+        ? { path: args.path, namespace: 'slim', pluginData: 'lazy' }
+        : undefined,
+    );
     if (stubConf) {
       b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
         inPackage(args.importer, 'conf/') ? { path: args.path, namespace: 'slim' } : undefined,
@@ -134,7 +158,9 @@ const slimDependencies = (stubConf) => ({
           ? UNDICI_SLIM
           : args.path === 'node:http2'
             ? LAZY_HTTP2
-            : UNUSED_HEAD + CONF_UNUSED[args.path],
+            : args.pluginData === 'lazy'
+              ? lazyBuiltin(args.path)
+              : UNUSED_HEAD + CONF_UNUSED[args.path],
       loader: 'js',
       resolveDir: root,
     }));

@@ -4,7 +4,7 @@
 // streamed listing needs. See BENCHMARKS.md for the method and the recorded results.
 //
 // Usage: node test/bench/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
-//          [--big-types N] [--links N] [--no-build] [--json FILE]
+//          [--big-types N] [--links N] [--no-build] [--keep-ca-env] [--json FILE]
 //
 // Method: a sandbox (`sched sandbox --seed-types N`, its own process) serves the API on
 // loopback. Every command runs as a child process, exactly as a user runs it; the commands
@@ -34,19 +34,22 @@ const { values: opt } = parseArgs({
     links: { type: 'string' },
     build: { type: 'boolean', default: true },
     'no-build': { type: 'boolean', default: false },
+    'keep-ca-env': { type: 'boolean', default: false },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
 });
 if (opt.help) {
-  process.stdout.write(
-    readFileSync(fileURLToPath(import.meta.url), 'utf8')
-      .split('\n')
-      .slice(1, 13)
-      .join('\n')
-      .replace(/^\/\/ ?/gm, '') + '\n',
+  // The comment block at the top of this file.
+  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1);
+  const head = lines.slice(
+    0,
+    lines.findIndex((l) => !l.startsWith('//')),
   );
+  process.stdout.write(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
   process.exit(0);
 }
 
@@ -61,11 +64,11 @@ const whole = (name, v, dflt) => {
 const quick = opt.quick;
 const cfg = {
   /** Rounds of the start-up commands (each round runs every command once). */
-  runs: whole('runs', opt.runs, quick ? 3 : 21),
+  runs: whole('runs', opt.runs, quick ? 2 : 21),
   warmup: whole('warmup', opt.warmup, quick ? 1 : 3),
-  types: whole('types', opt.types, quick ? 500 : 10_000),
-  bigTypes: whole('big-types', opt['big-types'], quick ? 3_000 : 100_000),
-  links: whole('links', opt.links, quick ? 50 : 1_000),
+  types: whole('types', opt.types, quick ? 200 : 10_000),
+  bigTypes: whole('big-types', opt['big-types'], quick ? 1_000 : 100_000),
+  links: whole('links', opt.links, quick ? 20 : 1_000),
 };
 /** Rounds of the heavy rows: each run of a curl loop takes seconds. */
 const heavyRuns = Math.max(1, quick ? 1 : Math.min(cfg.runs, 5));
@@ -356,6 +359,18 @@ async function main() {
   for (const k of Object.keys(baseEnv)) {
     if (k.startsWith('SCHED_') || k === 'FORCE_COLOR') delete baseEnv[k];
   }
+  // NODE_EXTRA_CA_CERTS makes every Node process read and parse the CA file when it starts
+  // (~90 ms of CPU on the reference machine, where it is set for everything): it would pad
+  // `node -e 0` and sched alike and flatter the ratios. Left out unless --keep-ca-env.
+  const caEnv = baseEnv.NODE_EXTRA_CA_CERTS;
+  if (!opt['keep-ca-env']) delete baseEnv.NODE_EXTRA_CA_CERTS;
+  machine.env =
+    caEnv === undefined
+      ? 'NODE_EXTRA_CA_CERTS not set'
+      : opt['keep-ca-env']
+        ? `NODE_EXTRA_CA_CERTS kept (${caEnv})`
+        : "NODE_EXTRA_CA_CERTS removed from the commands' environment";
+  if (process.env.NODE_OPTIONS) machine.env += `; NODE_OPTIONS=${process.env.NODE_OPTIONS}`;
   // A config directory of our own: the user's profiles are neither read nor touched.
   baseEnv.SCHED_CONFIG_DIR = join(tmp, 'config');
   baseEnv.NO_COLOR = '1';
@@ -515,17 +530,23 @@ async function main() {
   /** `slower`: command/baseline must stay under the target; `faster`: baseline/command over it. */
   const compare = (name, c, b, kind, target, note) => {
     const row = { name, baselineName: b.label, target: '', met: '', note };
-    const miss = c.unavailable || b.unavailable;
-    if (miss) {
-      Object.assign(row, { value: 'not available', met: 'n/a', why: miss });
+    if (c.unavailable) {
+      Object.assign(row, { value: 'not available', met: 'n/a', why: c.unavailable });
       rows.push(row);
       return row;
     }
     const cm = med(c);
-    const bm = med(b);
     row.value = fmtMs(cm);
-    row.baselineValue = fmtMs(bm);
     row.spread = `${fmtMs(quantile(c.times, 0.25))}–${fmtMs(quantile(c.times, 0.75))}`;
+    if (b.unavailable) {
+      // The command was measured; only the comparison is missing.
+      Object.assign(row, { baselineValue: 'not available', met: 'n/a', why: b.unavailable });
+      row.baselineSpread = '—';
+      rows.push(row);
+      return row;
+    }
+    const bm = med(b);
+    row.baselineValue = fmtMs(bm);
     row.baselineSpread = `${fmtMs(quantile(b.times, 0.25))}–${fmtMs(quantile(b.times, 0.75))}`;
     if (kind === 'slower') {
       const ratio = cm / bm;
@@ -609,6 +630,7 @@ async function main() {
       `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GiB; ${machine.os}\n` +
       `node ${machine.node}, curl ${machine.curl}, commit ${machine.commit}\n` +
       `load average before ${machine.loadBefore.join(' ')}, after ${machine.loadAfter.join(' ')}\n` +
+      `environment: ${machine.env}\n` +
       `runs: start-up ${cfg.runs} rounds after ${cfg.warmup} warm-up; --all and links ${heavyRuns} rounds after 1; ` +
       `peak RSS ${rssRuns} run(s) (${hasGnuTime ? 'GNU time %M' : '/proc VmHWM polling'})\n\n`,
   );
