@@ -296,6 +296,11 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   const early = () => io ?? resolveIO(deps, { color: !argv.includes('--no-color'), noInput: true });
   const configureAll = (c: Command) => {
     c.exitOverride();
+    // Help shown for a missing subcommand (`sched`, `sched webhooks`) is the answer to what
+    // was typed, as with gh, docker and kubectl: stdout and exit 0. Commander's help({error:
+    // true}), used only for that, would write it to stderr.
+    const help = c.help.bind(c);
+    c.help = (() => help()) as Command['help'];
     c.configureOutput({
       writeOut: (s) => early().stdout.write(s),
       writeErr: (s) => early().stderr.write(s),
@@ -307,9 +312,6 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    if (argv.length === 0) {
-      program.outputHelp();
-    }
   } catch (e) {
     if (e instanceof CommanderError) {
       if (

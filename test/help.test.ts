@@ -73,15 +73,28 @@ describe('help pages', () => {
     expect(r.stdout).not.toMatch(/__complete/);
   });
 
-  it('shows a group its subcommands when run without one (a hint: stderr, exit 0)', async () => {
+  it('bare `sched` prints the full help on stdout with exit 0 (like gh), even with global options', async () => {
+    const full = await runSched(['--help']);
+    for (const argv of [[], ['--no-color']]) {
+      const r = await runSched(argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stderr, argv.join(' ')).toBe('');
+      expect(r.stdout).toMatch(/^Usage: sched \[options\] \[command\]/);
+      expect(r.stdout).toContain('sched help environment');
+      expect(r.stdout).toBe(full.stdout);
+    }
+  });
+
+  it('shows a group its subcommands when run without one (stdout, exit 0, as bare `sched`)', async () => {
     const r = await runSched(['webhooks']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Usage: sched webhooks \[options\] \[command\]/);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: sched webhooks \[options\] \[command\]/);
     for (const sub of ['add', 'ls|list', 'rm|delete', 'sync', 'listen']) {
-      expect(r.stderr).toContain(`  ${sub} `);
+      expect(r.stdout).toContain(`  ${sub} `);
     }
-    expect(r.stderr).toMatch(/ {2}help \[command\] +Show help for a subcommand/);
+    expect(r.stdout).toMatch(/ {2}help \[command\] +Show help for a subcommand/);
+    expect(r.stdout).toBe((await runSched(['webhooks', '--help'])).stdout);
   });
 
   it('answers `sched <group> help <command>` like `sched help <group> <command>`', async () => {
