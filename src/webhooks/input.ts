@@ -134,7 +134,15 @@ export async function signPayloadSource(
   secret: string,
 ): Promise<StreamedSignature> {
   const stream = openPayload(ctx, src);
-  return guarded(ctx, src, stream, () => signStream(secret, stream));
+  const signed = await guarded(ctx, src, stream, () => signStream(secret, stream));
+  // No delivery is empty: 0 bytes means nothing was piped in (or a failed download), and a
+  // signature of nothing would only mislead.
+  if (signed.bytes === 0) {
+    throw new UsageError(`the payload from ${src.label} is empty (0 bytes)`, {
+      hint: 'pipe the exact body of the delivery, or give --payload-file <file>',
+    });
+  }
+  return signed;
 }
 
 /** Reads the whole payload into memory (for sending it), raw bytes. */
