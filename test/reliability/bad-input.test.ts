@@ -4,6 +4,7 @@
 // secret in the output.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { startFaultServer, f } from '../helpers/fault-server.js';
 import {
@@ -535,6 +536,19 @@ const CASES: BadInput[] = [
       },
       {
         cmd: `sig ${verb}`,
+        what: 'empty stdin',
+        argv: () => [...base, '--secret', WEBHOOK_SECRET],
+        stdin: '',
+        error: /payload from stdin is empty/,
+      },
+      {
+        cmd: `sig ${verb}`,
+        what: 'an empty --payload-file',
+        argv: (p) => [...base, '--secret', WEBHOOK_SECRET, '--payload-file', p.empty],
+        error: /payload from .*empty\.json.* is empty/,
+      },
+      {
+        cmd: `sig ${verb}`,
         what: 'a missing --payload-file',
         argv: (p) => [...base, '--secret', WEBHOOK_SECRET, '--payload-file', p.file('nope.json')],
         error: /payload file.*no such file/,
@@ -720,5 +734,104 @@ describe('bad input: exit 2, a message naming the flag or field, nothing sent', 
         });
       }
     });
+  }
+});
+
+describe('binary payloads for sig sign and sig verify', () => {
+  // Every byte value, invalid UTF-8, NULs, a BOM and CRLF: signatures are over the bytes.
+  const payload = Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+    Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0x28]),
+    Buffer.from('\r\n\u0000{"event":"meetingScheduled"}\r\n'),
+  ]);
+  const big = Buffer.alloc(3 * 1024 * 1024, 0xa5);
+  const sig = (b: Buffer) => createHmac('sha256', WEBHOOK_SECRET).update(b).digest('base64');
+
+  const CASES: Array<{ what: string; body: Buffer; argv: string[]; code: number; out: RegExp }> = [
+    {
+      what: 'sign, stdin',
+      body: payload,
+      argv: ['sig', 'sign'],
+      code: 0,
+      out: new RegExp(`^${sig(payload).replace(/[+/]/g, '\\$&')}\n$`),
+    },
+    {
+      what: 'verify, valid',
+      body: payload,
+      argv: ['sig', 'verify', '--signature', sig(payload)],
+      code: 0,
+      out: /^valid\n$/,
+    },
+    {
+      what: 'verify, valid, 3 MB',
+      body: big,
+      argv: ['sig', 'verify', '--signature', sig(big)],
+      code: 0,
+      out: /^valid\n$/,
+    },
+    {
+      what: 'verify, one byte changed',
+      body: Buffer.concat([
+        payload.subarray(0, 100),
+        Buffer.from([payload[100]! ^ 1]),
+        payload.subarray(101),
+      ]),
+      argv: ['sig', 'verify', '--signature', sig(payload)],
+      code: 1,
+      out: /^invalid\n$/,
+    },
+    {
+      what: 'verify --json, invalid',
+      body: payload,
+      argv: ['--json', 'sig', 'verify', '--signature', sig(big)],
+      code: 1,
+      out: /^\{"valid":false\}\n$/,
+    },
+    {
+      what: 'verify, binary garbage as the signature',
+      body: payload,
+      argv: [
+        'sig',
+        'verify',
+        '--signature',
+        payload
+          .subarray(0, 60)
+          .toString('latin1')
+          .replace(/\u0000/g, ''),
+      ],
+      code: 1,
+      out: /^invalid\n$/,
+    },
+  ];
+  for (const c of CASES) {
+    for (const via of ['stdin', 'file'] as const) {
+      it(`${c.what} (${via})`, async () => {
+        const config = await tempDir('config');
+        const file = path.join(config.path, 'payload.bin');
+        writeFileSync(file, c.body);
+        try {
+          const r = await run(
+            [
+              ...c.argv,
+              '--secret',
+              WEBHOOK_SECRET,
+              ...(via === 'file' ? ['--payload-file', file] : []),
+            ],
+            { env: { SCHED_CONFIG_DIR: config.path }, stdin: via === 'stdin' ? c.body : '' },
+          );
+          expectNoCrash(r, c.what);
+          expectNoSecrets(r, c.what);
+          expect(r.code, r.stderr).toBe(c.code);
+          expect(r.stdout).toMatch(c.out);
+          // Diagnoses never copy raw bytes of the payload to the terminal.
+          // eslint-disable-next-line no-control-regex
+          expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+          if (c.code !== 0) expect(errorLines(r.stderr)).toHaveLength(1);
+        } finally {
+          await config.remove();
+        }
+      });
+    }
   }
 });
