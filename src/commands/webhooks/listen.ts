@@ -388,7 +388,7 @@ export async function run(
   };
   ctx.defer(unregister);
 
-  if (registerUrl) {
+  if (registerUrl && !stop.signal.aborted) {
     const { createWebhook, webhooks } = await import('../../api/endpoints.js');
     const client = await ctx.api();
     try {
@@ -404,11 +404,17 @@ export async function run(
     } catch {
       // Listing is only a courtesy; the creation below reports real problems.
     }
-    registered = await createWebhook(
-      client,
-      { url: registerUrl, events, secret },
-      { signal: stop.signal },
-    );
+    // Not cut short by Ctrl-C: the service may already have created the webhook, and only
+    // its answer says which one to delete. Once it is known, a stop requested meanwhile ends
+    // the listener at once, through the deletion below.
+    const onStopDuringRegistration = () =>
+      io.err('stopping once the webhook is registered, to delete it (Ctrl-C again quits now)');
+    ctx.signal.addEventListener('abort', onStopDuringRegistration, { once: true });
+    try {
+      registered = await createWebhook(client, { url: registerUrl, events, secret });
+    } finally {
+      ctx.signal.removeEventListener('abort', onStopDuringRegistration);
+    }
     if (typeof registered.secret === 'string' && registered.secret !== '') {
       secret = registered.secret;
     }
@@ -419,7 +425,7 @@ export async function run(
       io.err(`signing secret (shown once, give --secret to choose it): ${secret}`);
     }
   }
-  io.err(io.colorErr.dim('ready; Ctrl-C to stop'));
+  if (!stop.signal.aborted) io.err(io.colorErr.dim('ready; Ctrl-C to stop'));
 
   await new Promise<void>((resolve) => {
     if (stop.signal.aborted) resolve();
