@@ -226,6 +226,46 @@ describe('a signal during long work: report what was done, exit 130/143, leave n
     }
   }
 
+  for (const [signal, code] of SIGNALS) {
+    it(`listen --register: ${signal} while the webhook is being created still deletes it`, async () => {
+      const srv = await startFaultServer();
+      try {
+        const uuid = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+        srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
+        // The service creates it, but answers slowly.
+        srv.on(
+          'POST',
+          '/api/webhooks',
+          f.delay(
+            800,
+            f.json(201, { uuid, url: 'https://t.example.com/h', events: [], secret: 's' }),
+          ),
+        );
+        srv.on('DELETE', '/api/webhooks/*', f.status(204));
+        const s = spawn(
+          ['webhooks', 'listen', '--port', '0', '--register', 'https://t.example.com/h'],
+          {
+            SCHED_BASE_URL: srv.baseUrl,
+            SCHED_API_KEY: API_KEY,
+          },
+        );
+        await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
+        s.child.kill(signal);
+        const r = await s.child;
+        expect(r.exitCode, s.stderr()).toBe(code);
+        expect(srv.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+          'GET /api/webhooks',
+          'POST /api/webhooks',
+          `DELETE /api/webhooks/${uuid}`,
+        ]);
+        expect(s.stderr()).toMatch(new RegExp(`deleted webhook ${uuid}\n$`));
+        expect(errorLines(s.stderr())).toEqual([]);
+      } finally {
+        await srv.close();
+      }
+    });
+  }
+
   it('a second Ctrl-C quits at once, even with requests in flight', async () => {
     const srv = await startFaultServer();
     try {
