@@ -596,10 +596,20 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     return Math.round(Math.random() * ceiling);
   }
 
-  function interrupted(signal: AbortSignal | undefined): Interrupted {
-    return new Interrupted('interrupted', {
-      signal: signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
-    });
+  function interrupted(signal: AbortSignal | undefined, postInFlight?: ApiRequest): Interrupted {
+    const which = signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    if (postInFlight) {
+      // The request left: the service may have acted on it, and the user must know.
+      return new Interrupted(
+        `interrupted while waiting for the answer to POST ${postInFlight.path}: it may have been processed`,
+        {
+          signal: which,
+          hint:
+            postInFlight.unknownOutcomeHint ?? 'check whether it was created before trying again',
+        },
+      );
+    }
+    return new Interrupted('interrupted', { signal: which });
   }
 
   function networkError(req: ApiRequest, f: Failure, url: URL, attempts: number): Error {
@@ -776,7 +786,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       try {
         ex = await exchange(req, attempt);
       } catch (e) {
-        if (e instanceof UserAbortMarker) throw interrupted(req.signal);
+        if (e instanceof UserAbortMarker) {
+          throw interrupted(req.signal, req.method === 'POST' ? req : undefined);
+        }
         if (!(e instanceof AttemptError)) throw e;
         const f = e.failure;
         const transient = !['dns', 'tls', 'too-large', 'proxy', 'closed'].includes(f.kind);
