@@ -266,6 +266,28 @@ describe('a signal during long work: report what was done, exit 130/143, leave n
     });
   }
 
+  it('webhooks add: Ctrl-C while the POST is unanswered says it may have been created', async () => {
+    const srv = await startFaultServer();
+    try {
+      srv.on('POST', '/api/webhooks', f.hang());
+      const s = spawn(['webhooks', 'add', '--url', 'https://t.example.com/h', '--no-secret'], {
+        SCHED_BASE_URL: srv.baseUrl,
+        SCHED_API_KEY: API_KEY,
+      });
+      await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
+      s.child.kill('SIGINT');
+      const r = await s.child;
+      expect(r.exitCode).toBe(130);
+      expect(errorLines(s.stderr())).toEqual([
+        'error: interrupted while waiting for the answer to POST /webhooks: it may have been processed',
+      ]);
+      expect(s.stderr()).toMatch(/hint: check with `sched webhooks ls`/);
+      expect(srv.count('POST')).toBe(1);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('a second Ctrl-C quits at once, even with requests in flight', async () => {
     const srv = await startFaultServer();
     try {
