@@ -5,6 +5,10 @@
 //
 // Usage: node test/bench/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
 //          [--big-types N] [--links N] [--no-build] [--keep-ca-env] [--json FILE]
+//          [--compare-bin PATH]
+//
+// --compare-bin runs the start-up rows with another build too (another checkout's
+// bin/sched.js, built), in the same interleaved rounds: a before/after of a change.
 //
 // Method: a sandbox (`sched sandbox --seed-types N`, its own process) serves the API on
 // loopback. Every command runs as a child process, exactly as a user runs it; the commands
@@ -14,7 +18,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -36,6 +40,7 @@ const { values: opt } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'keep-ca-env': { type: 'boolean', default: false },
     json: { type: 'string' },
+    'compare-bin': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -392,6 +397,8 @@ async function main() {
   const curlFound = spawnSync('curl', ['--version']).status === 0;
   const noCurl = curlFound ? undefined : 'curl not found';
   const sched = (...args) => [NODE, BIN, ...args];
+  const compareBin = opt['compare-bin'] ? resolvePath(opt['compare-bin']) : undefined;
+  const other = (...args) => [NODE, compareBin, ...args];
   const curlHead = ['curl', '-sS', '--fail-with-body', '-H', `X-API-KEY: ${sb.apiKey}`];
   const pages = Math.ceil(cfg.types / PAGE_SIZE);
   const pageLoop =
@@ -446,6 +453,26 @@ async function main() {
         env,
         missing: noCurl,
       },
+      ...(compareBin
+        ? [
+            { key: 'versionB', argv: other('--version'), env },
+            { key: 'typesListB', argv: other('types', 'list'), env },
+            {
+              key: 'sigVerifyB',
+              argv: other(
+                'sig',
+                'verify',
+                '--signature',
+                signature,
+                '--secret',
+                secret,
+                '--payload-file',
+                payloadFile,
+              ),
+              env,
+            },
+          ]
+        : []),
     ],
     cfg.runs,
     cfg.warmup,
@@ -589,6 +616,26 @@ async function main() {
     'reference',
   );
   compare('sched sig verify', startup.sigVerify, startup.node, 'slower', undefined, 'reference');
+  if (compareBin) {
+    const b = `compare-bin ${compareBin}`;
+    compare('(compare-bin) sched --version', startup.versionB, startup.node, 'slower', 1.1, b);
+    compare(
+      '(compare-bin) sched types list (1 page)',
+      startup.typesListB,
+      startup.node,
+      'slower',
+      1.35,
+      b,
+    );
+    compare(
+      '(compare-bin) sched sig verify',
+      startup.sigVerifyB,
+      startup.node,
+      'slower',
+      undefined,
+      b,
+    );
+  }
   compare(
     `sched types list --all -o ndjson (${cfg.types} types)`,
     listAll.sched,
