@@ -51,6 +51,9 @@ describe('bulk commands (built binary)', () => {
     );
     expect(stderr).toContain(`the other ${500 - printed.length} links were not created`);
     expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    // stderr is a pipe here: no progress bar, no terminal control codes.
+    expect(stderr).not.toContain('\r');
+    expect(stderr).not.toContain('Creating links');
   });
 
   it('a rate-limited link create --count 200 still mints every link exactly once', async () => {
