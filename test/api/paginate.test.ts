@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_PAGES_LIMIT, paginate, parseEnvelope, type Page } from '../../src/api/paginate.js';
 import { ApiError } from '../../src/errors.js';
+import type { RateLimitInfo } from '../../src/api/client.js';
 
 /** A fake list of `total` numbered items served `limit` per page, recording calls. */
 function fakeList(total: number, opts: { delay?: (page: number) => number } = {}) {
@@ -125,6 +126,49 @@ describe('paginate', () => {
     for await (const x of paginate(fetchPage, { all: true })) if (x === 2) break;
     expect(inFlight.length).toBeGreaterThan(0);
     expect(inFlight.every((s) => s.aborted)).toBe(true);
+  });
+});
+
+describe('paginate under 429', () => {
+  it('all: a rate-limited page is read again and fewer pages are asked for at once', async () => {
+    let inFlight = 0;
+    let maxBefore = 0;
+    const after: number[] = [];
+    let limited = false;
+    const calls: number[] = [];
+    const fetchPage = async (
+      page: number,
+      limit: number | undefined,
+      signal: AbortSignal | undefined,
+      onRateLimit?: (info: RateLimitInfo) => void,
+    ): Promise<Page<number>> => {
+      calls.push(page);
+      inFlight++;
+      if (limited) after.push(inFlight);
+      else maxBefore = Math.max(maxBefore, inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 5));
+        if (page === 3 && !limited) {
+          limited = true;
+          // What the client does on a 429: tell, then stop when its signal aborts.
+          onRateLimit!({ method: 'GET', path: '/x', retryAfterMs: 10, attempt: 1 });
+          if (signal?.aborted) throw new Error('aborted by the limiter');
+        }
+        const size = limit ?? 10;
+        const items = Array.from({ length: size }, (_, i) => (page - 1) * size + i);
+        return { items, page, pages: 30, total: 30 * size, limit: size };
+      } finally {
+        inFlight--;
+      }
+    };
+    const items = await collect(paginate(fetchPage, { all: true, limit: 2, concurrency: 4 }));
+    expect(items).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(calls.filter((p) => p === 3)).toHaveLength(2);
+    // Four at once until the 429; fewer right after it (halved, then +1 per round of
+    // successes), and back up to four by the end.
+    expect(maxBefore).toBe(4);
+    expect(Math.max(...after.slice(0, 4))).toBeLessThanOrEqual(3);
+    expect(after).toContain(4);
   });
 });
 

@@ -38,7 +38,7 @@ export interface BulkBehaviour {
   fault?: (n: number, kind: 'link' | 'page', page: number | undefined) => BulkFault;
   /** Called when the n-th request is processed (e.g. to press Ctrl-C part-way). */
   onProcessed?: (n: number) => void;
-  /** Meeting types in the list (default 0). */
+  /** Meeting types (and webhooks) in the lists (default 0). */
   listTotal?: number;
 }
 
@@ -73,6 +73,14 @@ export function typeItem(i: number): Record<string, unknown> {
     slug: `type-${i}`,
     duration: 30,
     position: i,
+  };
+}
+
+export function webhookItem(i: number): Record<string, unknown> {
+  return {
+    uuid: `11111111-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    url: `https://hooks.example/${i}`,
+    events: ['meetingScheduled'],
   };
 }
 
@@ -126,7 +134,9 @@ export async function startBulkServer(initial: BulkBehaviour = {}): Promise<Bulk
       const n = ++processed;
       b.onProcessed?.(n);
       const isLink = req.method === 'POST' && u.pathname === '/api/single-use-link';
-      const isList = req.method === 'GET' && u.pathname === '/api/users/me/meeting-types';
+      const isWebhooks = req.method === 'GET' && u.pathname === '/api/webhooks';
+      const isList =
+        (req.method === 'GET' && u.pathname === '/api/users/me/meeting-types') || isWebhooks;
       const fault = b.fault?.(
         n,
         isLink ? 'link' : 'page',
@@ -152,7 +162,7 @@ export async function startBulkServer(initial: BulkBehaviour = {}): Promise<Bulk
           const pages = Math.ceil(total / limit);
           const items: unknown[] = [];
           for (let i = (page - 1) * limit; i < Math.min(total, page * limit); i++) {
-            items.push(typeItem(i));
+            items.push(isWebhooks ? webhookItem(i) : typeItem(i));
           }
           if (fault === 'reset-after') return req.socket.destroy();
           return send(200, { page, limit, pages, total, _embedded: { items } });

@@ -9,7 +9,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { runCli } from '../../src/cli.js';
 import { createStreamIO } from '../../src/io.js';
-import { startBulkServer, typeItem, type BulkServer } from './bulk-server.js';
+import { startBulkServer, typeItem, webhookItem, type BulkServer } from './bulk-server.js';
 
 let srv: BulkServer;
 let config: string;
@@ -71,6 +71,23 @@ describe('types list --all at scale', () => {
     const all = gets();
     const later = Math.max(...all.slice(Math.floor(all.length / 2)).map((a) => a.inFlight));
     expect(later).toBeLessThan(4);
+  });
+
+  it('webhooks ls --all slows down on 429 the same way', async () => {
+    srv.set({ listTotal: 1000, maxInFlight: 2, delayMs: () => 50, rateLimitDelayMs: 50 });
+    const r = await runSched(['webhooks', 'ls', '--all', '-o', 'ndjson'], {
+      env: { ...srv.env, SCHED_CONFIG_DIR: config },
+    });
+    expect(r.code).toBe(0);
+    expect(uuids(r.stdout)).toEqual(
+      Array.from({ length: 1000 }, (_, i) => webhookItem(i).uuid as string),
+    );
+    expect(srv.rateLimited()).toBeGreaterThan(0);
+    const all = gets();
+    expect(all.filter((a) => a.status === 200)).toHaveLength(20);
+    expect(Math.max(...all.slice(Math.floor(all.length / 2)).map((a) => a.inFlight))).toBeLessThan(
+      4,
+    );
   });
 
   it('a 503 and a reset on some pages heal (GET is retried); the output is whole', async () => {
