@@ -16,7 +16,6 @@ async function main(): Promise<void> {
   const [{ runCli }, { createProcessIO }] = await Promise.all([
     import('./cli.js'),
     import('./io.js'),
-    tuneWasm(),
   ]);
 
   const controller = new AbortController();
@@ -50,21 +49,5 @@ async function main(): Promise<void> {
     process.stdout.once('drain', () => process.exit(code));
   } else {
     process.exit(code);
-  }
-}
-
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly. By default V8 compiles it quickly
- * (Liftoff) and then again, optimised (TurboFan), in the background as soon as it runs — for a
- * command that makes a few requests that second compile costs more CPU than everything else it
- * does (~150 ms), ~35 MB of memory, and the exit waits for it. Liftoff code parses fast enough
- * for anything a CLI receives. Only on V8 versions known to have the flag: setting an unknown
- * flag prints an error.
- */
-async function tuneWasm(): Promise<void> {
-  const v8Major = Number(process.versions.v8.split('.')[0]);
-  if (v8Major >= 9 && v8Major <= 14) {
-    const { setFlagsFromString } = await import('node:v8');
-    setFlagsFromString('--liftoff-only');
   }
 }

@@ -28,8 +28,17 @@ const outdir = resolve(root, at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist');
  * missing here fails the build. The deep paths are undici's files (its package has no
  * "exports" map); `request` is undici's own wrapper (index.js, makeDispatcher) restated.
  * Tests of src/ run against the full package.
+ *
+ * It also has V8 compile WebAssembly with Liftoff only. undici parses HTTP with llhttp compiled
+ * to WebAssembly; by default V8 compiles it fast (Liftoff), then again, optimised (TurboFan), in
+ * the background as soon as it runs. For a command that makes a few requests that second
+ * compile costs more CPU than all the rest (~150 ms here), ~35 MB of memory, and the exit waits
+ * for it; Liftoff code parses all a CLI receives fast enough (`--all` and bulk link creation
+ * got faster too). Here, so that only commands that load the HTTP client pay for node:v8.
+ * Only on V8 versions known to have the flag: setting an unknown flag prints an error.
  */
 const UNDICI_SLIM = `
+import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
@@ -39,6 +48,10 @@ import util from 'undici/lib/core/util.js';
 import { getGlobalDispatcher } from 'undici/lib/global.js';
 
 Object.assign(Dispatcher.prototype, api);
+
+// Before undici's first connection, which compiles llhttp.
+const v8Major = Number(process.versions.v8.split('.')[0]);
+if (v8Major >= 9 && v8Major <= 14) setFlagsFromString('--liftoff-only');
 
 export function request(url, opts) {
   if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) {
