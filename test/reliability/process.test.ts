@@ -2,7 +2,7 @@
 // SIGTERM in the middle of long work report what was done and exit 130/143 without losing a
 // result or leaving a registered webhook behind; a second Ctrl-C quits at once; a closed pipe
 // ends quietly; concurrent logins keep every profile.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -10,6 +10,8 @@ import { BIN } from '../helpers/run.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { API_KEY, errorLines, expectNoCrash, expectNoSecrets, tempDir } from './harness.js';
+
+vi.setConfig({ maxConcurrency: 4 });
 
 interface Spawned {
   child: ResultPromise;
@@ -196,118 +198,125 @@ const JOBS: LongJob[] = [
   },
 ];
 
-describe('a signal during long work: report what was done, exit 130/143, leave nothing behind', () => {
-  for (const job of JOBS) {
+// Each case mostly waits on a slow server; its own server, sandbox and process keep it apart.
+describe.concurrent(
+  'a signal during long work: report what was done, exit 130/143, leave nothing behind',
+  () => {
+    for (const job of JOBS) {
+      for (const [signal, code] of SIGNALS) {
+        it(`${job.name}: ${signal} -> ${code}`, async () => {
+          const started = await job.start();
+          try {
+            const s = spawn(['--timeout', '10', ...job.argv], started.env);
+            await until(() => job.ready(s, started.state), 'the work to be under way', s.stderr);
+            s.child.kill(signal);
+            const r = await s.child;
+            const all = { stdout: s.stdout(), stderr: s.stderr() };
+            expect(r.exitCode, all.stderr).toBe(code);
+            expect(all.stdout + all.stderr).not.toContain('\n    at ');
+            expect(all.stderr).not.toMatch(/unexpected failure|EPIPE|ERR_/);
+            expectNoSecrets(all, job.name);
+            // At most one error line, and it says the command was interrupted.
+            for (const l of errorLines(all.stderr)) expect(l).toMatch(/interrupted/);
+            expect(errorLines(all.stderr).length).toBeLessThanOrEqual(1);
+            await job.check(s, started.state, code);
+            // Nothing more reaches the server once the process has gone.
+            const count = started.state.srv?.requests.length;
+            await new Promise((res) => setTimeout(res, 300));
+            expect(started.state.srv?.requests.length).toBe(count);
+          } finally {
+            await started.close();
+          }
+        });
+      }
+    }
+
     for (const [signal, code] of SIGNALS) {
-      it(`${job.name}: ${signal} -> ${code}`, async () => {
-        const started = await job.start();
+      it(`listen --register: ${signal} while the webhook is being created still deletes it`, async () => {
+        const srv = await startFaultServer();
         try {
-          const s = spawn(['--timeout', '10', ...job.argv], started.env);
-          await until(() => job.ready(s, started.state), 'the work to be under way', s.stderr);
+          const uuid = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+          srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
+          // The service creates it, but answers slowly.
+          srv.on(
+            'POST',
+            '/api/webhooks',
+            f.delay(
+              800,
+              f.json(201, { uuid, url: 'https://t.example.com/h', events: [], secret: 's' }),
+            ),
+          );
+          srv.on('DELETE', '/api/webhooks/*', f.status(204));
+          const s = spawn(
+            ['webhooks', 'listen', '--port', '0', '--register', 'https://t.example.com/h'],
+            {
+              SCHED_BASE_URL: srv.baseUrl,
+              SCHED_API_KEY: API_KEY,
+            },
+          );
+          await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
           s.child.kill(signal);
           const r = await s.child;
-          const all = { stdout: s.stdout(), stderr: s.stderr() };
-          expect(r.exitCode, all.stderr).toBe(code);
-          expect(all.stdout + all.stderr).not.toContain('\n    at ');
-          expect(all.stderr).not.toMatch(/unexpected failure|EPIPE|ERR_/);
-          expectNoSecrets(all, job.name);
-          // At most one error line, and it says the command was interrupted.
-          for (const l of errorLines(all.stderr)) expect(l).toMatch(/interrupted/);
-          expect(errorLines(all.stderr).length).toBeLessThanOrEqual(1);
-          await job.check(s, started.state, code);
-          // Nothing more reaches the server once the process has gone.
-          const count = started.state.srv?.requests.length;
-          await new Promise((res) => setTimeout(res, 300));
-          expect(started.state.srv?.requests.length).toBe(count);
+          expect(r.exitCode, s.stderr()).toBe(code);
+          expect(srv.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+            'GET /api/webhooks',
+            'POST /api/webhooks',
+            `DELETE /api/webhooks/${uuid}`,
+          ]);
+          expect(s.stderr()).toMatch(new RegExp(`deleted webhook ${uuid}\n$`));
+          expect(errorLines(s.stderr())).toEqual([]);
         } finally {
-          await started.close();
+          await srv.close();
         }
       });
     }
-  }
 
-  for (const [signal, code] of SIGNALS) {
-    it(`listen --register: ${signal} while the webhook is being created still deletes it`, async () => {
+    it('webhooks add: Ctrl-C while the POST is unanswered says it may have been created', async () => {
       const srv = await startFaultServer();
       try {
-        const uuid = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
-        srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
-        // The service creates it, but answers slowly.
-        srv.on(
-          'POST',
-          '/api/webhooks',
-          f.delay(
-            800,
-            f.json(201, { uuid, url: 'https://t.example.com/h', events: [], secret: 's' }),
-          ),
-        );
-        srv.on('DELETE', '/api/webhooks/*', f.status(204));
+        srv.on('POST', '/api/webhooks', f.hang());
+        const s = spawn(['webhooks', 'add', '--url', 'https://t.example.com/h', '--no-secret'], {
+          SCHED_BASE_URL: srv.baseUrl,
+          SCHED_API_KEY: API_KEY,
+        });
+        await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
+        s.child.kill('SIGINT');
+        const r = await s.child;
+        expect(r.exitCode).toBe(130);
+        expect(errorLines(s.stderr())).toEqual([
+          'error: interrupted while waiting for the answer to POST /webhooks: it may have been processed',
+        ]);
+        expect(s.stderr()).toMatch(/hint: check with `sched webhooks ls`/);
+        expect(srv.count('POST')).toBe(1);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    it('a second Ctrl-C quits at once, even with requests in flight', async () => {
+      const srv = await startFaultServer();
+      try {
+        srv.on('POST', '/api/single-use-link', f.hang());
         const s = spawn(
-          ['webhooks', 'listen', '--port', '0', '--register', 'https://t.example.com/h'],
+          ['link', 'create', '3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11', '--count', '50'],
           {
             SCHED_BASE_URL: srv.baseUrl,
             SCHED_API_KEY: API_KEY,
           },
         );
-        await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
-        s.child.kill(signal);
+        await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr);
+        s.child.kill('SIGINT');
+        await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr);
+        s.child.kill('SIGINT');
         const r = await s.child;
-        expect(r.exitCode, s.stderr()).toBe(code);
-        expect(srv.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
-          'GET /api/webhooks',
-          'POST /api/webhooks',
-          `DELETE /api/webhooks/${uuid}`,
-        ]);
-        expect(s.stderr()).toMatch(new RegExp(`deleted webhook ${uuid}\n$`));
-        expect(errorLines(s.stderr())).toEqual([]);
+        expect(r.exitCode).toBe(130);
+        expect(s.stderr()).not.toContain('\n    at ');
       } finally {
         await srv.close();
       }
     });
-  }
-
-  it('webhooks add: Ctrl-C while the POST is unanswered says it may have been created', async () => {
-    const srv = await startFaultServer();
-    try {
-      srv.on('POST', '/api/webhooks', f.hang());
-      const s = spawn(['webhooks', 'add', '--url', 'https://t.example.com/h', '--no-secret'], {
-        SCHED_BASE_URL: srv.baseUrl,
-        SCHED_API_KEY: API_KEY,
-      });
-      await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
-      s.child.kill('SIGINT');
-      const r = await s.child;
-      expect(r.exitCode).toBe(130);
-      expect(errorLines(s.stderr())).toEqual([
-        'error: interrupted while waiting for the answer to POST /webhooks: it may have been processed',
-      ]);
-      expect(s.stderr()).toMatch(/hint: check with `sched webhooks ls`/);
-      expect(srv.count('POST')).toBe(1);
-    } finally {
-      await srv.close();
-    }
-  });
-
-  it('a second Ctrl-C quits at once, even with requests in flight', async () => {
-    const srv = await startFaultServer();
-    try {
-      srv.on('POST', '/api/single-use-link', f.hang());
-      const s = spawn(['link', 'create', '3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11', '--count', '50'], {
-        SCHED_BASE_URL: srv.baseUrl,
-        SCHED_API_KEY: API_KEY,
-      });
-      await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr);
-      s.child.kill('SIGINT');
-      await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr);
-      s.child.kill('SIGINT');
-      const r = await s.child;
-      expect(r.exitCode).toBe(130);
-      expect(s.stderr()).not.toContain('\n    at ');
-    } finally {
-      await srv.close();
-    }
-  });
-});
+  },
+);
 
 // --- A closed pipe ----------------------------------------------------------------------------
 
