@@ -28,10 +28,41 @@ export interface Column<T> {
   header?: string;
   value: (item: T) => CellValue;
   /**
+   * Terminal table only: the text shown in place of `value` when a shorter or friendlier
+   * form reads better in a table (`all` for every event, a short time). TSV, CSV and JSON
+   * always carry `value`: they are for programs, and stable.
+   */
+  display?: (item: T) => CellValue;
+  /**
    * Terminal table only: this column may be truncated (with …) to fit the width. Columns
    * people copy (UUIDs, URLs, codes) leave it unset and are never cut.
    */
   shrink?: boolean;
+  /**
+   * Terminal table only: this column may wrap onto more lines (at spaces, commas and
+   * slashes, else anywhere) to fit the width. Nothing is lost, so it suits names, lists
+   * and URLs; rows stay aligned.
+   */
+  wrap?: boolean;
+  /** Terminal table only: the narrowest a shrink/wrap column is made (default 8, or its header). */
+  minWidth?: number;
+  /**
+   * Terminal table only: narrowed before the other shrink/wrap columns (a list that wraps
+   * neatly gives way before a URL has to).
+   */
+  narrowFirst?: boolean;
+  /**
+   * Terminal table only: a detail hidden when the table cannot fit otherwise (after every
+   * shrink/wrap column is at its narrowest), rather than squeezing the others further.
+   */
+  optional?: boolean;
+  /**
+   * Terminal only (table and field list): a detail for people that TSV and CSV leave out.
+   * The field list shows it only when it has a value.
+   */
+  terminalOnly?: boolean;
+  /** Terminal table only: alignment of the cells (numbers read best on the right). */
+  align?: 'left' | 'right';
   /** Terminal table only: colour of the cells. */
   style?: CellStyle;
 }
@@ -79,20 +110,23 @@ export async function renderList<T>(
   items: ListSource<T>,
   opts: RenderOptions<T>,
 ): Promise<number> {
+  const machineColumns = opts.columns.filter((c) => !c.terminalOnly);
   switch (opts.format) {
     case 'json':
       return renderJsonArray(io, items);
     case 'ndjson':
       return pump(io, items, (item) => JSON.stringify(item) + '\n');
     case 'csv':
-      await io.out(csvRecord(opts.columns.map((c) => c.key)));
-      return pump(io, items, (item) => csvRecord(opts.columns.map((c) => csvText(c.value(item)))));
+      await io.out(csvRecord(machineColumns.map((c) => c.key)));
+      return pump(io, items, (item) =>
+        csvRecord(machineColumns.map((c) => csvText(c.value(item)))),
+      );
     case 'table':
       if (io.stdoutIsTTY) return renderTerminalTable(io, items, opts.columns);
       return pump(
         io,
         items,
-        (item) => opts.columns.map((c) => cellText(c.value(item), ',')).join('\t') + '\n',
+        (item) => machineColumns.map((c) => cellText(c.value(item), ',')).join('\t') + '\n',
       );
   }
 }
@@ -185,7 +219,7 @@ async function renderTerminalTable<T>(
     io,
     items,
     (item) => {
-      rows.push(columns.map((c) => cellText(c.value(item), ', ')));
+      rows.push(columns.map((c) => cellText((c.display ?? c.value)(item), ', ')));
       return '';
     },
     print,
@@ -210,51 +244,160 @@ function isWide(ch: string): boolean {
   );
 }
 
+export interface FitColumn {
+  /** Width of the header and the widest cell. */
+  natural: number;
+  /** Narrowest it may be made (only used when reducible). */
+  min: number;
+  /** Truncated or wrapped to fit (shrink or wrap). */
+  reducible: boolean;
+  /** Narrowed before the other reducible columns. */
+  narrowFirst?: boolean;
+  /** May be hidden when nothing else makes the table fit. */
+  optional?: boolean;
+}
+
 /**
- * Widths that fit the terminal: when the natural widths are too wide, the widest shrinkable
- * column gives up one character at a time (never below a readable minimum). When that is not
- * enough the table is left wider than the terminal rather than cutting an ID or URL.
+ * The width of each column (null: hidden) for a terminal `available` columns wide. The
+ * reducible columns give up width, widest first (narrowFirst ones before the rest), never
+ * below their minimum. When that is not enough, optional columns are hidden, rightmost first,
+ * and the rest fitted again. When even that is not enough the table is left wider than the
+ * terminal rather than cutting an ID.
  */
+export function planWidths(cols: readonly FitColumn[], available: number): (number | null)[] {
+  const shown = cols.map(() => true);
+  for (;;) {
+    const idx = cols.map((_, i) => i).filter((i) => shown[i]);
+    const widths = cols.map((c) => c.natural);
+    let excess = idx.reduce((a, i) => a + widths[i]!, 0) + GAP * (idx.length - 1) - available;
+    for (const first of [true, false]) {
+      while (excess > 0) {
+        let widest = -1;
+        for (const i of idx) {
+          const c = cols[i]!;
+          if (!c.reducible || Boolean(c.narrowFirst) !== first || widths[i]! <= c.min) continue;
+          if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
+        }
+        if (widest < 0) break;
+        widths[widest]! -= 1;
+        excess -= 1;
+      }
+    }
+    const drop = excess > 0 ? idx.filter((i) => cols[i]!.optional).pop() : undefined;
+    if (drop === undefined) return cols.map((_, i) => (shown[i] ? widths[i]! : null));
+    shown[drop] = false;
+  }
+}
+
+/** Where a line may break: after white space, a comma, a slash, ? or &. */
+const BREAK_AFTER = /[^\s,/?&]+[\s,/?&]*|[\s,/?&]+/gu;
+
+/**
+ * Splits `text` into lines at most `max` wide, breaking after spaces, commas and slashes when
+ * it can, else inside a word. Trailing spaces of a line are dropped.
+ */
+export function wrapText(text: string, max: number): string[] {
+  if (width(text) <= max) return [text];
+  const lines: string[] = [];
+  let line = '';
+  const push = () => {
+    if (line.trim() !== '') lines.push(line.trimEnd());
+    line = '';
+  };
+  for (const seg of text.match(BREAK_AFTER) ?? [text]) {
+    if (width((line + seg).trimEnd()) <= max) {
+      line += seg;
+      continue;
+    }
+    push();
+    let rest = seg.trimStart();
+    while (width(rest.trimEnd()) > max) {
+      let cut = '';
+      for (const ch of rest) {
+        if (width(cut + ch) > max) break;
+        cut += ch;
+      }
+      if (cut === '') cut = [...rest][0] ?? ''; // one character wider than the column
+      lines.push(cut);
+      rest = rest.slice(cut.length);
+    }
+    line = rest;
+  }
+  push();
+  return lines.length > 0 ? lines : [''];
+}
+
+/** planWidths for columns that are all shown: shrinkable ones narrowed widest first. */
 export function fitWidths(
   natural: readonly number[],
   shrinkable: readonly boolean[],
   mins: readonly number[],
   available: number,
 ): number[] {
-  const widths = [...natural];
-  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) - available;
-  while (excess > 0) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (!shrinkable[i] || widths[i]! <= mins[i]!) continue;
-      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
-    }
-    if (widest < 0) break;
-    widths[widest]! -= 1;
-    excess -= 1;
-  }
-  return widths;
+  return planWidths(
+    natural.map((n, i) => ({ natural: n, min: mins[i]!, reducible: shrinkable[i] === true })),
+    available,
+  ).map((w, i) => w ?? natural[i]!);
 }
 
 async function formatTable<T>(
   io: IO,
-  columns: readonly Column<T>[],
-  rows: readonly string[][],
+  allColumns: readonly Column<T>[],
+  allRows: readonly string[][],
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
-  const natural = columns.map((_, i) =>
-    Math.max(width(headers[i]!), ...rows.map((r) => width(r[i] ?? ''))),
-  );
-  const widths = fitWidths(
-    natural,
-    columns.map((c) => c.shrink === true),
-    headers.map((h) => Math.max(width(h), MIN_SHRUNK_WIDTH)),
+  const allHeaders = allColumns.map((c) => c.header ?? c.key.toUpperCase());
+  const planned = planWidths(
+    allColumns.map((c, i) => ({
+      natural: Math.max(width(allHeaders[i]!), ...allRows.map((r) => width(r[i] ?? ''))),
+      min: Math.max(width(allHeaders[i]!), c.minWidth ?? MIN_SHRUNK_WIDTH),
+      reducible: c.shrink === true || c.wrap === true,
+      narrowFirst: c.narrowFirst,
+      optional: c.optional,
+    })),
     io.columns,
   );
+  const keep = allColumns.map((_, i) => i).filter((i) => planned[i] !== null);
+  const columns = keep.map((i) => allColumns[i]!);
+  const headers = keep.map((i) => allHeaders[i]!);
+  const natural = keep.map((i) =>
+    Math.max(width(allHeaders[i]!), ...allRows.map((r) => width(r[i] ?? ''))),
+  );
+  const widths = keep.map((i) => planned[i]!);
+  const rows = allRows.map((r) => keep.map((i) => r[i] ?? ''));
+
+  // Wrapped columns often need less than they were given (a list breaks at its commas): the
+  // width they leave is handed back to the columns that were narrowed, wrapped ones first.
+  const wrapAll = (i: number) => rows.map((r) => wrapText(r[i]!, widths[i]!));
+  const used = (i: number, cells: string[][]) =>
+    Math.max(width(headers[i]!), ...cells.map((lines) => Math.max(...lines.map(width))));
+  let spare = 0;
+  const compacted = new Set<number>();
+  columns.forEach((c, i) => {
+    if (!c.wrap || widths[i]! >= natural[i]!) return;
+    const u = used(i, wrapAll(i));
+    if (u >= widths[i]!) return;
+    spare += widths[i]! - u;
+    widths[i] = u;
+    compacted.add(i);
+  });
+  for (const wrapFirst of [true, false]) {
+    columns.forEach((c, i) => {
+      if (spare <= 0 || compacted.has(i) || Boolean(c.wrap) !== wrapFirst) return;
+      const give = Math.min(spare, natural[i]! - widths[i]!);
+      if (give <= 0) return;
+      widths[i]! += give;
+      spare -= give;
+    });
+  }
+  const cells = rows.map((r) =>
+    r.map((text, i) => (columns[i]!.wrap ? wrapText(text, widths[i]!) : [text])),
+  );
+
   const table = new Table({
     head: headers.map((h) => io.color.bold(h)),
     colWidths: widths,
+    colAligns: columns.map((c) => c.align ?? 'left'),
     chars: {
       top: '',
       'top-mid': '',
@@ -276,11 +419,11 @@ async function formatTable<T>(
     // detection, so the table styles nothing itself.
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
-  for (const r of rows) {
+  for (const r of cells) {
     table.push(
-      r.map((text, i) => {
+      r.map((lines, i) => {
         const style = columns[i]!.style;
-        return style && text ? io.color[style](text) : text;
+        return lines.map((text) => (style && text ? io.color[style](text) : text)).join('\n');
       }),
     );
   }
@@ -312,12 +455,23 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
         await renderList(io, [item], opts);
         return;
       }
-      const headers = opts.columns.map((c) => c.header ?? c.key.toUpperCase());
+      const fields = opts.columns
+        .map((c) => ({ c, v: c.value(item) }))
+        .filter(({ c, v }) => !c.terminalOnly || cellText(v, ', ') !== '');
+      const headers = fields.map(({ c }) => c.header ?? c.key.toUpperCase());
       const pad = Math.max(...headers.map(width));
-      const lines = opts.columns.map((c, i) => {
-        const text = cellText(c.value(item), ', ');
-        const styled = c.style && text ? io.color[c.style](text) : text;
-        return `${io.color.bold(headers[i]!.padEnd(pad))}  ${styled}`.replace(/ +$/, '');
+      const lines = fields.map(({ c, v }, i) => {
+        // A list too long for the line gets one item per line, aligned under the first.
+        const oneLine = cellText(v, ', ');
+        const items =
+          Array.isArray(v) && pad + 2 + width(oneLine) > io.columns
+            ? v.map((x) => cellText(x, ', '))
+            : [oneLine];
+        const styled = items.map((t) => (c.style && t ? io.color[c.style](t) : t));
+        return `${io.color.bold(headers[i]!.padEnd(pad))}  ${styled.join('\n' + ' '.repeat(pad + 2))}`.replace(
+          / +$/,
+          '',
+        );
       });
       await io.out(lines.join('\n') + '\n');
       return;

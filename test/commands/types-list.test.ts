@@ -133,7 +133,7 @@ describe('sched types list', () => {
 
   it('on a terminal: a table with a header and colour; NO_COLOR turns colour off', async () => {
     const r = await types(['--limit', '3'], { tty: true });
-    expect(r.stdout.split('\n')[0]).toMatch(/NAME.*SLUG.*MINUTES.*UUID/);
+    expect(r.stdout.split('\n')[0]).toMatch(/NAME.*SLUG.*MIN.*UUID/);
     expect(r.stdout).toMatch(/\x1b\[/); // eslint-disable-line no-control-regex
     const plain = await types(['--limit', '3'], { tty: true, env: { NO_COLOR: '1' } });
     expect(plain.stdout).not.toMatch(/\x1b\[/); // eslint-disable-line no-control-regex

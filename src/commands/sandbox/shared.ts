@@ -6,6 +6,7 @@ import type { Meeting } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { renderObject, type Column } from '../../output/render.js';
+import { sanitizeCell } from '../../output/sanitize.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
 
 export interface Notified {
@@ -113,9 +114,37 @@ export function controlError(e: unknown, client: ApiClient, notFound: string): u
   return e;
 }
 
+/** A string field of a nested object the API may leave null. */
+function field(obj: Record<string, unknown> | null | undefined, key: string): string | undefined {
+  const v = obj?.[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * TSV and CSV keep the original eight columns; the terminal field list also shows what the
+ * action changed (terminalOnly, and only when set): the cancellation, or the previous start.
+ */
 const COLUMNS: readonly Column<ActionResult>[] = [
   { key: 'uuid', header: 'MEETING', value: (r) => r.meeting.uuid },
   { key: 'state', value: (r) => r.meeting.state },
+  {
+    key: 'canceled_at',
+    header: 'CANCELED AT',
+    value: (r) => r.meeting.canceled_at,
+    terminalOnly: true,
+  },
+  {
+    key: 'canceled_by',
+    header: 'CANCELED BY',
+    value: (r) => field(r.meeting.cancellation, 'canceled_by'),
+    terminalOnly: true,
+  },
+  {
+    key: 'reason',
+    value: (r) => field(r.meeting.cancellation, 'reason'),
+    style: 'yellow',
+    terminalOnly: true,
+  },
   { key: 'meeting_type', header: 'TYPE', value: (r) => r.meeting.event_type?.name, shrink: true },
   { key: 'invitee', value: (r) => r.meeting.invitee?.full_name, shrink: true },
   { key: 'email', value: (r) => r.meeting.invitee?.email },
@@ -125,6 +154,13 @@ const COLUMNS: readonly Column<ActionResult>[] = [
     header: 'INVITEE TIME',
     value: (r) => r.meeting.pretty_scheduled_at_in_invitee_timezone,
     shrink: true,
+  },
+  {
+    key: 'previous_start',
+    header: 'PREVIOUS START',
+    value: (r) => field(r.meeting.rescheduling, 'previous_scheduled_at'),
+    style: 'dim',
+    terminalOnly: true,
   },
   { key: 'notified', header: 'WEBHOOKS', value: (r) => r.notified.map((n) => n.url) },
 ];
@@ -185,15 +221,22 @@ export async function printResult(
   if (globals.quiet) return;
   const event = result.notified[0]?.event;
   if (result.notified.length === 0) {
-    io.err(`${verb}; no webhook is subscribed to this event, so nothing was delivered.`);
+    io.err(`${verb}.`);
+    io.err('Nothing was delivered: no webhook is subscribed to this event.');
     return;
   }
   const answers = await firstAnswers(ctx, client, result);
+  // Short lines and an aligned list read better on an 80-column terminal than one long line.
+  io.err(`${verb}.`);
   io.err(
-    `${verb}; ${event} sent to ${result.notified.length} webhook${result.notified.length === 1 ? '' : 's'}:`,
+    `${event} sent to ${result.notified.length} webhook${result.notified.length === 1 ? '' : 's'}:`,
   );
-  for (const n of result.notified) {
+  const urls = result.notified.map((n) => sanitizeCell(String(n.url)));
+  const urlWidth = Math.max(...urls.map((u) => u.length));
+  const signWidth = result.notified.some((n) => !n.signed) ? 8 : 6;
+  result.notified.forEach((n, i) => {
     const d = answers.get(n.notification_uuid);
-    io.err(`  ${n.url}  ${n.signed ? 'signed' : 'unsigned'}  ${describeDelivery(d)}`);
-  }
+    const signed = (n.signed ? 'signed' : 'unsigned').padEnd(signWidth);
+    io.err(`  ${urls[i]!.padEnd(urlWidth)}  ${signed}  ${describeDelivery(d)}`.trimEnd());
+  });
 }

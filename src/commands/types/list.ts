@@ -3,7 +3,22 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { SortDirection } from '../../api/endpoints.js';
 import { pageFlags, printListing } from '../listing.js';
+import type { MeetingType } from '../../api/types.js';
+import type { Column } from '../../output/render.js';
 import { MEETING_TYPE_COLUMNS, quoted } from '../meeting-types.js';
+
+/**
+ * The shared columns (TSV and CSV unchanged), laid out for a terminal: names wrap rather
+ * than being cut to a few letters next to a whole UUID, and the duration takes 3 columns.
+ */
+const TERMINAL_LAYOUT: Record<string, Partial<Column<MeetingType>>> = {
+  name: { shrink: false, wrap: true, minWidth: 12 },
+  duration: { header: 'MIN', align: 'right' },
+};
+const COLUMNS: readonly Column<MeetingType>[] = MEETING_TYPE_COLUMNS.map((c) => ({
+  ...c,
+  ...TERMINAL_LAYOUT[c.key],
+}));
 
 /** `name`, `name:asc`, `created_at:DESC` → [field, direction]; the direction defaults to asc. */
 export function parseSort(spec: string): [string, SortDirection] {
@@ -33,7 +48,7 @@ export async function run(
   const { meetingTypes } = await import('../../api/endpoints.js');
   const listing = meetingTypes(client, { ...paging, sorting, signal: ctx.signal });
   await printListing(ctx, listing, paging, {
-    columns: MEETING_TYPE_COLUMNS,
+    columns: COLUMNS,
     // UUIDs, not slugs: they are what every other command and the API accept unambiguously.
     quietValue: (t) => t.uuid,
     noun: ['meeting type', 'meeting types'],

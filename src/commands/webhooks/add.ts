@@ -167,9 +167,10 @@ export async function run(
   }
 
   if (shownSecret) {
+    // Two lines, each under 80 columns.
     io.err(
       io.colorErr.yellow(
-        'Store the signing secret now (it is on stdout): the service never shows it again. ' +
+        'Store the signing secret now (on stdout): the service never shows it again.\n' +
           'Your receiver needs it to verify the webhook-signature header.',
       ),
     );

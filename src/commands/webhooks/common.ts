@@ -7,11 +7,61 @@ import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
 import { quoted } from '../meeting-types.js';
 
+/**
+ * Events as a table shows them: `all` for every one, else short names (`cancelled`), in the
+ * canonical order. Names the CLI does not know are shown as they are.
+ */
+export function shortEvents(events: unknown): string[] {
+  if (!Array.isArray(events)) return [];
+  const names = events.map(String);
+  if (EVENT_NAMES.every((e) => names.includes(e)) && names.every((n) => isEventName(n))) {
+    return ['all'];
+  }
+  const known = EVENT_NAMES.filter((e) => names.includes(e)).map((e) =>
+    e.replace(/^meeting(.)/, (_, c: string) => c.toLowerCase()),
+  );
+  return [...known, ...names.filter((n) => !isEventName(n))];
+}
+
+function isEventName(n: string): n is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(n);
+}
+
+/**
+ * An API time as a table shows it: `2026-11-22 02:15`, in UTC (the header says so), so it
+ * reads the same on every machine. Anything unparsable is shown as it came.
+ */
+export function shortUtcTime(value: unknown): string {
+  const s = typeof value === 'string' ? value : '';
+  const t = Date.parse(s);
+  if (s === '' || Number.isNaN(t)) return s;
+  return new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * TSV, CSV and JSON carry the API's values; the terminal table shows events and times
+ * compactly, keeps the UUID whole, wraps a long URL rather than cutting it, and hides the
+ * creation time when an 80-column terminal has no room for it.
+ */
 export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
   { key: 'uuid', value: (w) => w.uuid },
-  { key: 'url', value: (w) => w.url, style: 'cyan' },
-  { key: 'events', value: (w) => (Array.isArray(w.events) ? w.events : []), shrink: true },
-  { key: 'created_at', header: 'CREATED', value: (w) => w.created_at, style: 'dim' },
+  { key: 'url', value: (w) => w.url, style: 'cyan', wrap: true, minWidth: 24 },
+  {
+    key: 'events',
+    value: (w) => (Array.isArray(w.events) ? w.events : []),
+    display: (w) => shortEvents(w.events),
+    wrap: true,
+    minWidth: 11,
+    narrowFirst: true,
+  },
+  {
+    key: 'created_at',
+    header: 'CREATED (UTC)',
+    value: (w) => w.created_at,
+    display: (w) => shortUtcTime(w.created_at),
+    style: 'dim',
+    optional: true,
+  },
 ];
 
 /** Longer than any real endpoint; what browsers and most webhook services accept at most. */

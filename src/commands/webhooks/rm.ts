@@ -16,7 +16,7 @@ import { sanitizeCell } from '../../output/sanitize.js';
 import { urlKey } from '../../webhooks/sync/validate.js';
 import { quietOutput } from '../listing.js';
 import { isUuid, quoted } from '../meeting-types.js';
-import { allWebhooks, checkWebhookUrl } from './common.js';
+import { allWebhooks, checkWebhookUrl, shortEvents } from './common.js';
 
 const DELETE_CONCURRENCY = 4;
 
@@ -65,15 +65,20 @@ function chooseMode(
 async function confirm(ctx: Context, targets: Target[], what: string): Promise<void> {
   const { io } = ctx;
   io.err(`This deletes ${plural(targets.length)} (${what}):`);
-  for (const t of targets) {
-    const w = t.webhook;
-    io.err(
-      `  ${t.uuid}  ${w ? sanitizeCell(String(w.url)) : ''}  ${w && Array.isArray(w.events) ? sanitizeCell(w.events.join(',')) : ''}`.trimEnd(),
-    );
-  }
+  const urls = targets.map((t) => (t.webhook ? sanitizeCell(String(t.webhook.url)) : ''));
+  const urlWidth = Math.max(...urls.map((u) => u.length));
+  targets.forEach((t, i) => {
+    const events = t.webhook ? sanitizeCell(shortEvents(t.webhook.events).join(', ')) : '';
+    io.err(`  ${t.uuid}  ${urls[i]!.padEnd(urlWidth)}  ${events}`.trimEnd());
+  });
   const prompter = await ctx.prompter();
   const yes = await prompter.confirm(`Delete ${plural(targets.length)}?`, { default: false });
-  if (!yes) throw new Interrupted('cancelled; nothing was deleted');
+  if (!yes) {
+    // Saying no is a choice, not an error; it still ends non-zero (as Ctrl-C at the prompt
+    // does) so that `sched webhooks rm --all && next-step` does not go on.
+    io.err('Cancelled; nothing was deleted.');
+    throw new Interrupted('');
+  }
 }
 
 export async function run(
@@ -85,8 +90,11 @@ export async function run(
   const mode = chooseMode(args, flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
+    const why = globals.input
+      ? 'there is no terminal to ask on'
+      : '--no-input was given, so nothing is asked';
     throw new UsageError(
-      `${mode.kind === 'all' ? '--all' : '--url'} deletes without asking only with --yes (there is no terminal to ask on)`,
+      `${mode.kind === 'all' ? '--all' : '--url'} deletes without asking only with --yes (${why})`,
       { hint: 'add --yes to confirm; nothing was deleted' },
     );
   }

@@ -1,0 +1,149 @@
+// Fitting a terminal table to the width: which column gives way, how text wraps, when a
+// detail column is hidden, and that TSV/CSV never see the terminal-only forms.
+import { describe, expect, it } from 'vitest';
+import { createBufferIO } from '../../src/io.js';
+import {
+  planWidths,
+  renderList,
+  renderObject,
+  wrapText,
+  type Column,
+} from '../../src/output/render.js';
+
+describe('wrapText', () => {
+  it('keeps text that fits as one line', () => {
+    expect(wrapText('Intro call', 10)).toEqual(['Intro call']);
+  });
+  it('breaks after spaces and commas, dropping the trailing space', () => {
+    expect(wrapText('Technical deep dive', 15)).toEqual(['Technical deep', 'dive']);
+    expect(wrapText('scheduled, rescheduled', 12)).toEqual(['scheduled,', 'rescheduled']);
+  });
+  it('breaks a URL after a slash, else inside a word; nothing is lost', () => {
+    const url = 'https://hooks.example.com/sched/all-events';
+    const wrapped = wrapText(url, 29);
+    expect(wrapped).toEqual(['https://hooks.example.com/', 'sched/all-events']);
+    expect(wrapped.join('')).toBe(url);
+    const hard = wrapText('abcdefghijklmnopqrstuvwxyz', 10);
+    expect(hard).toEqual(['abcdefghij', 'klmnopqrst', 'uvwxyz']);
+  });
+  it('counts wide characters as two columns', () => {
+    for (const l of wrapText('面談 (consultation in Japanese)', 12)) {
+      const w = [...l].reduce((n, ch) => n + (/[\u3000-\u9fff]/.test(ch) ? 2 : 1), 0);
+      expect(w).toBeLessThanOrEqual(12);
+    }
+  });
+});
+
+describe('planWidths', () => {
+  const uuid = { natural: 36, min: 36, reducible: false };
+  it('keeps natural widths when they fit', () => {
+    expect(planWidths([uuid, { natural: 20, min: 8, reducible: true }], 80)).toEqual([36, 20]);
+  });
+  it('narrows narrowFirst columns before the others, never below their minimum', () => {
+    const url = { natural: 42, min: 24, reducible: true };
+    const events = { natural: 22, min: 11, reducible: true, narrowFirst: true };
+    // 36 + 42 + 22 + 4 = 104 on 102 columns: the events give the 2 columns, not the URL.
+    expect(planWidths([uuid, url, events], 102)).toEqual([36, 42, 20]);
+    // 90 columns: the events go to 11, then the URL gives the rest.
+    expect(planWidths([uuid, url, events], 90)).toEqual([36, 39, 11]);
+  });
+  it('hides an optional column only when narrowing cannot make the table fit', () => {
+    const url = { natural: 42, min: 24, reducible: true };
+    const created = { natural: 16, min: 16, reducible: false, optional: true };
+    expect(planWidths([uuid, url, created], 100)).toEqual([36, 42, 16]);
+    expect(planWidths([uuid, url, created], 80)).toEqual([36, 24, 16]);
+    expect(planWidths([uuid, url, created], 70)).toEqual([36, 32, null]);
+  });
+  it('leaves the table too wide rather than cutting a column that cannot shrink', () => {
+    expect(planWidths([uuid, uuid], 40)).toEqual([36, 36]);
+  });
+});
+
+interface Hook {
+  uuid: string;
+  url: string;
+  events: string[];
+  created: string;
+}
+
+const HOOK: Hook = {
+  uuid: '11111111-1111-4111-8111-111111111111',
+  url: 'https://hooks.example.com/sched/all-events',
+  events: ['meetingScheduled', 'meetingCancelled'],
+  created: '2026-11-22T02:15:09+00:00',
+};
+
+const COLUMNS: Column<Hook>[] = [
+  { key: 'uuid', value: (h) => h.uuid },
+  { key: 'url', value: (h) => h.url, wrap: true, minWidth: 24 },
+  {
+    key: 'events',
+    value: (h) => h.events,
+    display: () => ['scheduled', 'cancelled'],
+    wrap: true,
+    narrowFirst: true,
+  },
+  {
+    key: 'created',
+    value: (h) => h.created,
+    display: () => '2026-11-22 02:15',
+    optional: true,
+  },
+  { key: 'note', value: () => 'terminal only', terminalOnly: true },
+];
+
+async function render(
+  opts: Parameters<typeof createBufferIO>[0],
+  format: 'table' | 'csv',
+  columns: Column<Hook>[] = COLUMNS,
+) {
+  const io = createBufferIO({ env: { NO_COLOR: '1' }, ...opts });
+  await renderList(io, [HOOK], { format, columns });
+  return io.stdoutText();
+}
+
+describe('terminal-only forms', () => {
+  it('the terminal table shows display values and terminal-only columns', async () => {
+    const out = await render({ tty: true, columns: 200 }, 'table');
+    expect(out).toContain('scheduled, cancelled');
+    expect(out).toContain('2026-11-22 02:15');
+    expect(out).toContain('terminal only');
+    expect(out).not.toContain('meetingScheduled');
+  });
+  it('TSV and CSV carry the values, without terminal-only columns', async () => {
+    expect(await render({}, 'table')).toBe(
+      `${HOOK.uuid}\t${HOOK.url}\tmeetingScheduled,meetingCancelled\t${HOOK.created}\n`,
+    );
+    expect((await render({}, 'csv')).split('\r\n')).toEqual([
+      'uuid,url,events,created',
+      `${HOOK.uuid},${HOOK.url},"meetingScheduled,meetingCancelled",${HOOK.created}`,
+      '',
+    ]);
+  });
+  it('on 80 columns: the optional column goes, the URL wraps whole, no line is wider', async () => {
+    const withoutNote = COLUMNS.filter((c) => !c.terminalOnly);
+    const out = await render({ tty: true, columns: 80 }, 'table', withoutNote);
+    const lines = out.trimEnd().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(lines[0]).not.toContain('CREATED');
+    expect(lines[1]!.startsWith(HOOK.uuid)).toBe(true);
+    expect(out).not.toContain('…');
+  });
+  it('the field list shows a terminal-only field only when it has a value', async () => {
+    const cols: Column<{ a: string; b: string | null }>[] = [
+      { key: 'a', value: (x) => x.a },
+      { key: 'b', value: (x) => x.b, terminalOnly: true },
+    ];
+    const io = createBufferIO({ tty: true, env: { NO_COLOR: '1' } });
+    await renderObject(io, { a: 'x', b: null }, { format: 'table', columns: cols });
+    await renderObject(io, { a: 'y', b: 'z' }, { format: 'table', columns: cols });
+    expect(io.stdoutText()).toBe('A  x\nA  y\nB  z\n');
+  });
+  it('the field list puts a long list one item per line', async () => {
+    const cols: Column<{ urls: string[] }>[] = [{ key: 'urls', value: (x) => x.urls }];
+    const urls = ['https://a.example.com/hook/one', 'https://b.example.com/hook/two'];
+    const io = createBufferIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
+    await renderObject(io, { urls }, { format: 'table', columns: cols });
+    expect(io.stdoutText()).toBe(`URLS  ${urls[0]}\n      ${urls[1]}\n`);
+  });
+});
