@@ -126,6 +126,25 @@ function runOnce(argv, { env, keepStdout = false, timeoutMs = 600_000 } = {}) {
   });
 }
 
+const shellQuote = (a) => `'${String(a).replace(/'/g, `'\\''`)}'`;
+
+/**
+ * CPU time (user + system, ms) per run of a command, averaged over `times` runs in one bash
+ * whose `times` builtin reports its children's CPU to the millisecond. Wall time on a busy
+ * machine measures the queue as much as the program; CPU time mostly does not, so it is the
+ * cross-check of the start-up ratios. Returns NaN when bash is missing or a run fails.
+ */
+async function cpuPerRun(argv, env, times) {
+  const cmd = argv.map(shellQuote).join(' ');
+  const script = `for i in $(seq ${times}); do ${cmd} >/dev/null 2>&1 || exit 3; done; times`;
+  const r = await runOnce(['bash', '-c', script], { env, keepStdout: true });
+  if (r.code !== 0) return NaN;
+  // `times` prints the shell's own user/sys, then its children's: "0m0.043s 0m0.012s".
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  const secs = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return secs.length === 2 ? ((secs[0] + secs[1]) * 1000) / times : NaN;
+}
+
 const TIME = '/usr/bin/time';
 const hasGnuTime =
   existsSync(TIME) && spawnSync(TIME, ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0;
@@ -479,6 +498,18 @@ async function main() {
     log,
   );
 
+  // CPU time of the same commands: batches of a few runs, the commands interleaved.
+  const cpuBatch = quick ? 2 : 5;
+  const cpuRounds = quick ? 1 : Math.max(1, Math.round(cfg.runs / cpuBatch));
+  log(`start-up CPU time: ${cpuRounds} rounds of ${cpuBatch} runs per command ...`);
+  const cpuKeys = Object.keys(startup).filter((k) => !startup[k].unavailable && k !== 'curlOne');
+  const cpu = Object.fromEntries(cpuKeys.map((k) => [k, []]));
+  for (let round = 0; round < cpuRounds; round++) {
+    const order = round % 2 === 0 ? cpuKeys : [...cpuKeys].reverse();
+    for (const k of order) cpu[k].push(await cpuPerRun(startup[k].argv, env, cpuBatch));
+  }
+  const cpuMs = (k) => (cpu[k] ? median(cpu[k]) : NaN);
+
   log(`--all rows (${cfg.types} types, ${pages} pages of ${PAGE_SIZE}): ${heavyRuns} rounds ...`);
   const listAll = await measureGroup(
     [
@@ -605,8 +636,23 @@ async function main() {
   label(listAll.curl, `curl loop, ${pages} pages`);
   label(links.curl, `curl loop, ${cfg.links} POSTs`);
 
-  compare('sched --version', startup.version, startup.node, 'slower', 1.1);
-  compare('sched types list (1 page)', startup.typesList, startup.node, 'slower', 1.35);
+  /** Adds the CPU-time cross-check to a start-up row compared with `node -e 0`. */
+  const withCpu = (row, key) => {
+    const c = cpuMs(key);
+    const b = cpuMs('node');
+    if (Number.isFinite(c) && Number.isFinite(b)) {
+      row.cpu = { ms: +c.toFixed(1), baselineMs: +b.toFixed(1), ratio: +(c / b).toFixed(2) };
+      row.note = [row.note, `CPU ${c.toFixed(1)} ms vs ${b.toFixed(1)} ms = ${(c / b).toFixed(2)}x`]
+        .filter(Boolean)
+        .join('; ');
+    }
+    return row;
+  };
+  withCpu(compare('sched --version', startup.version, startup.node, 'slower', 1.1), 'version');
+  withCpu(
+    compare('sched types list (1 page)', startup.typesList, startup.node, 'slower', 1.35),
+    'typesList',
+  );
   compare(
     'sched types list (1 page)',
     startup.typesList,
@@ -615,25 +661,37 @@ async function main() {
     undefined,
     'reference',
   );
-  compare('sched sig verify', startup.sigVerify, startup.node, 'slower', undefined, 'reference');
+  withCpu(
+    compare('sched sig verify', startup.sigVerify, startup.node, 'slower', undefined, 'reference'),
+    'sigVerify',
+  );
   if (compareBin) {
     const b = `compare-bin ${compareBin}`;
-    compare('(compare-bin) sched --version', startup.versionB, startup.node, 'slower', 1.1, b);
-    compare(
-      '(compare-bin) sched types list (1 page)',
-      startup.typesListB,
-      startup.node,
-      'slower',
-      1.35,
-      b,
+    withCpu(
+      compare('(compare-bin) sched --version', startup.versionB, startup.node, 'slower', 1.1, b),
+      'versionB',
     );
-    compare(
-      '(compare-bin) sched sig verify',
-      startup.sigVerifyB,
-      startup.node,
-      'slower',
-      undefined,
-      b,
+    withCpu(
+      compare(
+        '(compare-bin) sched types list (1 page)',
+        startup.typesListB,
+        startup.node,
+        'slower',
+        1.35,
+        b,
+      ),
+      'typesListB',
+    );
+    withCpu(
+      compare(
+        '(compare-bin) sched sig verify',
+        startup.sigVerifyB,
+        startup.node,
+        'slower',
+        undefined,
+        b,
+      ),
+      'sigVerifyB',
     );
   }
   compare(
@@ -703,7 +761,7 @@ async function main() {
           machine,
           config: { ...cfg, heavyRuns, rssRuns, pageSize: PAGE_SIZE },
           rows,
-          raw: rawTimes({ startup, listAll, links }),
+          raw: { ...rawTimes({ startup, listAll, links }), cpuPerRun: cpu },
         },
         null,
         2,
