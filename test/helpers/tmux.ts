@@ -38,7 +38,11 @@ export interface Terminal {
   type(text: string): Promise<void>;
   /** Sends tmux key names: "Enter", "Tab", "Up", "Down", "Space", "BSpace", "C-c", "Escape". */
   sendKeys(...keys: string[]): Promise<void>;
-  /** The visible screen, trailing blank lines removed. */
+  /**
+   * What the terminal shows, with the lines scrolled above it (the session is new, so that is
+   * all the program wrote), trailing blank lines removed. tmux can scroll a line away at start
+   * (a program that prints at once lost its first line), so the visible part alone is not enough.
+   */
   screen(): Promise<string>;
   /** Polls the screen until it matches; throws with the last screen when time runs out. */
   waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
@@ -113,7 +117,7 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
       await tmux('send-keys', '-t', SESSION, ...keys);
     },
     async screen() {
-      const out = await tmux('capture-pane', '-p', '-t', SESSION);
+      const out = await tmux('capture-pane', '-p', '-S', '-', '-t', SESSION);
       return out.replace(/\s+$/, '');
     },
     async waitForScreen(pattern, timeoutMs = 15_000) {
