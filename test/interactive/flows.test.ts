@@ -32,10 +32,11 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
     term = undefined;
   });
 
-  /** `sched <args>` in a fresh 120x40 terminal, pointed at the sandbox. */
-  async function sched(args: string[]): Promise<Terminal> {
+  /** `sched <args>` in a fresh terminal (120x40 unless told), pointed at the sandbox. */
+  async function sched(args: string[], width?: number): Promise<Terminal> {
     term = await startSched(args, {
       env: { ...sb.env, SCHED_CONFIG_DIR: join(dir, 'config') },
+      width,
     });
     return term;
   }
@@ -237,6 +238,38 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
           .sort(),
       ).toEqual(uuids.map((u) => `/api/webhooks/${u}`).sort());
       expect(sb.state.webhooks.size).toBe(0);
+    });
+  });
+
+  describe('tables in an 80-column terminal', () => {
+    it('webhooks ls: one aligned table, whole UUIDs, URLs wrapped inside their column', async () => {
+      const urls = ['https://example.com/hook', 'https://hooks.example.com/sched/all-events'];
+      const uuids = await seedWebhooks(urls);
+      const t = await sched(['webhooks', 'ls'], 80);
+      expect(await t.waitForExit()).toBe(0);
+      const rows = (await t.screen()).split('\n').filter((l) => !/^Pane is dead/.test(l));
+      // Had the table been wider than the terminal, tmux would have broken its lines.
+      expect(rows[0]).toMatch(/^UUID +URL +EVENTS$/);
+      for (const uuid of uuids)
+        expect(rows.some((l) => l.startsWith(`${uuid}  https://`))).toBe(true);
+      // The long URL continues on the next line, in its column; put together it is whole.
+      const at = rows.findIndex((l) => l.startsWith(uuids[1]!));
+      const [head] = rows[at]!.slice(38).split(/ {2,}/);
+      expect(rows[at + 1]).toMatch(/^ {38}\S+$/);
+      expect(head! + rows[at + 1]!.trim()).toBe(urls[1]);
+      expect(rows.filter((l) => / all$/.test(l))).toHaveLength(2);
+    });
+
+    it('types list: whole names (wrapped), slugs and UUIDs', async () => {
+      const t = await sched(['types', 'list', '--all'], 80);
+      expect(await t.waitForExit()).toBe(0);
+      const screen = await t.screen();
+      expect(screen.split('\n')[0]).toMatch(/^NAME +SLUG +MIN +UUID$/);
+      for (const type of sb.state.meetingTypes) {
+        expect(screen).toMatch(new RegExp(`  ${type.slug} +${type.duration}  ${type.uuid}$`, 'm'));
+      }
+      expect(screen).toMatch(/^Technical deep +technical-deep-dive .*\ndive$/m);
+      expect(screen).not.toContain('…');
     });
   });
 
