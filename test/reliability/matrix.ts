@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFaultServer, f, type RecordedRequest } from '../helpers/fault-server.js';
 import { COMMANDS, type CaseContext, type CommandSpec, type RequestSpec } from './commands.js';
-import { FAULTS, type FaultSpec, type Outcome } from './faults.js';
+import { FAULTS, HEALTHY, type FaultSpec, type Outcome } from './faults.js';
 import {
   API_KEY,
   MASKED_KEY,
@@ -147,8 +147,16 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
   }
 }
 
-/** Registers every case, run concurrently. */
+/** Registers every case: the healthy baseline first, one at a time, then the faults at once. */
 export function defineFaultMatrix(): void {
+  // One at a time, first: the first run of each command loads its modules (seconds on a busy
+  // machine), which must not happen inside a case that counts on a 1 s --timeout.
+  describe('healthy baseline of every command', () => {
+    for (const cmd of COMMANDS) {
+      const c: FaultCase = { cmd, fault: HEALTHY, target: undefined };
+      it(caseName(c), () => runFaultCase(c), 20_000);
+    }
+  });
   const all = faultCases();
   // Concurrent: a case mostly waits (timeouts, Retry-After, backoff); each has its own server,
   // config directory and in-process run, so they do not share state.
