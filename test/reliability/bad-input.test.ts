@@ -603,6 +603,36 @@ const CASES: BadInput[] = [
     error: /payload file/,
   },
 
+  // sandbox (the server itself)
+  ...(
+    [
+      ['--port', ['sandbox', '--port', '99999']],
+      ['--port', ['sandbox', '--port', 'abc']],
+      ['--api-key', ['sandbox', '--port', '0', '--api-key', '']],
+      ['--api-key', ['sandbox', '--port', '0', '--api-key', '   ']],
+      ['--public-url', ['sandbox', '--port', '0', '--public-url', 'nope']],
+      ['--public-url', ['sandbox', '--port', '0', '--public-url', 'ftp://example.com']],
+      ['--seed-types', ['sandbox', '--port', '0', '--seed-types', '-1']],
+    ] as const
+  ).map(([flag, argv]): BadInput => ({
+    cmd: 'sandbox',
+    what: argv.slice(1).join(' '),
+    argv: () => [...argv],
+    error: new RegExp(flag === '--port' ? 'port' : flag),
+  })),
+  {
+    cmd: 'sandbox',
+    what: '--state is a directory',
+    argv: (p) => ['sandbox', '--port', '0', '--state', p.directory],
+    error: /a-directory/,
+  },
+  {
+    cmd: 'sandbox',
+    what: '--state is not a state file',
+    argv: (p) => ['sandbox', '--port', '0', '--state', p.file('every-mistake.json')],
+    error: /every-mistake\.json/,
+  },
+
   // sandbox book / cancel / reschedule
   ...['', 'bad code!', 'http://127.0.0.1:9/not-a-link', 'http://exa mple.com/s/abc'].map(
     (v): BadInput => ({
