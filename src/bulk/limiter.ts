@@ -289,15 +289,25 @@ export class AdaptiveLimiter {
   }
 
   private pump(): void {
-    while (this.waiters.length > 0 && this.canStart()) this.waiters.shift()!.admit();
     this.clearTimer();
-    const wait = this.pausedUntil - Date.now();
-    if (this.waiters.length > 0 && wait > 0) {
-      // Ref'd on purpose: while someone waits for the pause to end, the process must not exit.
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.pump();
-      }, wait + 1);
+    while (this.waiters.length > 0) {
+      // One reading of the clock for both the check and the timer: two readings a
+      // millisecond apart once left a waiter with neither a turn nor a timer.
+      const now = Date.now();
+      if (now < this.pausedUntil) {
+        // Ref'd on purpose: while someone waits for the pause to end, the process must not exit.
+        this.timer = setTimeout(
+          () => {
+            this.timer = undefined;
+            this.pump();
+          },
+          this.pausedUntil - now + 1,
+        );
+        return;
+      }
+      // Full: the next release pumps again.
+      if (this.s.inFlight >= this.limit) return;
+      this.waiters.shift()!.admit();
     }
   }
 

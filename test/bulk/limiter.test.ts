@@ -172,6 +172,25 @@ describe('AdaptiveLimiter', () => {
     expect((e as Error).message).toMatch(/rate limited \(429\) 3 times in a row on POST/);
   });
 
+  it('a pause ending between two clock readings never strands a waiter (regression)', async () => {
+    // Found as a 1-in-10 hang: 1 ms pauses make the edge likely; each run must end.
+    for (let k = 0; k < 400; k++) {
+      const lim = new AdaptiveLimiter({
+        max: 1,
+        maxRateLimited: 3,
+        backoffBaseMs: 1,
+        backoffMaxMs: 1,
+      });
+      const e = await lim
+        .run(async (a) => {
+          a.onRateLimit(info());
+          throw new Interrupted();
+        })
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+    }
+  });
+
   it('NotStarted when its signal aborts while it waits; a request in flight is not touched', async () => {
     const lim = new AdaptiveLimiter({ max: 1 });
     const s = scripted();
