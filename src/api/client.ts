@@ -650,9 +650,18 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         );
       case 'refused': {
         const sandbox = isLoopback(url.hostname);
-        return new NetworkError(`cannot connect to ${host}: connection refused${after}`, {
-          hint: sandbox ? 'is the sandbox running? start it with `sched sandbox`' : baseHint,
-        });
+        // Through a proxy, it is the proxy that refused (or could not reach the host).
+        const proxy = proxied !== undefined && !sandbox;
+        return new NetworkError(
+          `cannot connect to ${host}${proxy ? ' (through the proxy)' : ''}: connection refused${after}`,
+          {
+            hint: sandbox
+              ? 'is the sandbox running? start it with `sched sandbox`'
+              : proxy
+                ? 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL'
+                : baseHint,
+          },
+        );
       }
       case 'dns':
         return new NetworkError(
