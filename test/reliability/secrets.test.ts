@@ -4,8 +4,16 @@
 // every API command with --verbose under every fault and checks neither secret shows up.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import {
+  envelope,
+  f,
+  refusedUrl,
+  startFaultServer,
+  startProxy,
+  type FaultServer,
+} from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { signPayload } from '../../src/webhooks/signature.js';
 import { DEFAULT_SANDBOX_API_KEY } from '../../src/sandbox/index.js';
@@ -17,6 +25,7 @@ import {
   errorLines,
   expectNoCrash,
   expectNoSecrets,
+  expectOneError,
   run,
   tempDir,
   type Run,
@@ -297,6 +306,95 @@ describe('the key goes only to the configured base URL', () => {
     expect(other.requests).toHaveLength(1);
     expect(other.requests[0]!.headers['x-api-key']).toBe(DEFAULT_SANDBOX_API_KEY);
     expect(srv.requests).toEqual([]);
+  });
+});
+
+describe('proxies: their credentials are never printed', () => {
+  const PROXY_PASSWORD = 'proxypw-distinctive-31';
+  const env = (proxy: string) => ({
+    SCHED_CONFIG_DIR: cfg.path,
+    SCHED_API_KEY: API_KEY,
+    HTTPS_PROXY: proxy,
+    HTTP_PROXY: proxy,
+  });
+
+  it('a proxy that refuses the connection is named as the likely cause (exit 1)', async () => {
+    const refused = new URL(await refusedUrl());
+    const r = await run(
+      ['--verbose', '--base-url', 'https://api.example.com/api', 'types', 'list'],
+      {
+        env: env(`http://user:${PROXY_PASSWORD}@${refused.host}`),
+      },
+    );
+    clean(r, 'types list');
+    expect(r.stdout + r.stderr).not.toContain(PROXY_PASSWORD);
+    expectOneError(
+      r,
+      1,
+      /cannot connect to api\.example\.com \(through the proxy\): connection refused/,
+    );
+    expect(r.stderr).toMatch(/hint: check HTTPS_PROXY/);
+  });
+
+  it('a proxy that asks for authentication (407) (exit 1)', async () => {
+    // Answers every request (a CONNECT included) with 407.
+    const proxy = net.createServer((c) => {
+      c.once('data', () =>
+        c.end(
+          'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n',
+        ),
+      );
+      c.on('error', () => {});
+    });
+    await new Promise<void>((res) => proxy.listen(0, '127.0.0.1', res));
+    try {
+      const { port } = proxy.address() as net.AddressInfo;
+      const r = await run(
+        [
+          '--verbose',
+          '--timeout',
+          '3',
+          '--base-url',
+          'https://api.example.com/api',
+          'types',
+          'list',
+        ],
+        { env: env(`http://user:${PROXY_PASSWORD}@127.0.0.1:${port}`) },
+      );
+      clean(r, 'types list');
+      expect(r.stdout + r.stderr).not.toContain(PROXY_PASSWORD);
+      expectOneError(r, 1, /proxy/);
+    } finally {
+      await new Promise<void>((res) => proxy.close(() => res()));
+    }
+  });
+
+  it('through a working proxy, nothing about it is shown, and the API answers', async () => {
+    const proxy = await startProxy({ host: '127.0.0.1', port: srv.port });
+    try {
+      const r = await run(
+        [
+          '--verbose',
+          '--timeout',
+          '3',
+          '--base-url',
+          'http://api.example.test/api',
+          'types',
+          'list',
+        ],
+        {
+          env: env(`http://user:${PROXY_PASSWORD}@${new URL(proxy.url).host}`),
+        },
+      );
+      clean(r, 'types list');
+      expect(r.stdout + r.stderr).not.toContain(PROXY_PASSWORD);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(MT.slug);
+      // It went through the proxy (a tunnel to the host asked for), and only through it.
+      expect([...proxy.connects, ...proxy.forwarded]).toEqual(['api.example.test:80']);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
