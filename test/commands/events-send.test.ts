@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { runSched } from '../helpers/run.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'shh-3b1f0c9a';

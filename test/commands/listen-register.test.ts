@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../../src/io.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startReceiver } from '../webhooks/receiver.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { createHmac } from 'node:crypto';
 
 let sb: TestSandbox;
@@ -136,7 +136,7 @@ describe('sched webhooks listen --register', () => {
   });
 
   it('with --forward-to, shows the generated secret once so the app behind can verify', async () => {
-    const app = await startReceiver('/app');
+    const app = await startReceiver({ path: '/app' });
     try {
       const port = await freePort();
       const l = start(

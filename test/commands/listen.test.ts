@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../../src/io.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const FIXTURE = readFileSync(new URL('../fixtures/real-delivery.json', import.meta.url));
 const SECRET = 'listen-secret-91c2';
@@ -182,7 +182,7 @@ describe('sched webhooks listen', () => {
   });
 
   it('--forward-to re-sends the raw body and headers and shows the downstream status', async () => {
-    const down = await startReceiver('/app/hook');
+    const down = await startReceiver({ path: '/app/hook' });
     receivers.push(down);
     down.respond = { status: 202, body: 'queued' };
     running = await listen(['--secret', SECRET, '--forward-to', down.url]);

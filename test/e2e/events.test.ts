@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSched } from '../helpers/run.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 let rx: Receiver;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, spawnSched } from '../helpers/run.js';
-import { startReceiver } from '../sandbox/receiver.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;

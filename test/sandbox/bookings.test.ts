@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const NOW = new Date('2026-01-10T08:00:00Z');
 const CAFE = 'c9e8d7b6-a5f4-4e3d-b2c1-f0e9d8c7b6a5'; // "Café-Gespräch — 30 min", 30 minutes
@@ -92,12 +92,12 @@ describe('booking a single-use link', () => {
 
     const [got] = await rx.waitFor(1);
     expect(got!.method).toBe('POST');
-    expect(got!.path).toBe('/hook');
+    expect(got!.url).toBe('/hook');
     expect(got!.headers['content-type']).toBe('application/json');
     expect(got!.headers['user-agent']).toBe('SimplyMeet.me');
-    expect(got!.headers['webhook-signature']).toBe(hmac('whsec_abc123', got!.raw));
+    expect(got!.headers['webhook-signature']).toBe(hmac('whsec_abc123', got!.body));
 
-    const p = JSON.parse(got!.raw.toString('utf8')) as Payload;
+    const p = JSON.parse(got!.body.toString('utf8')) as Payload;
     expect(Object.keys(p)).toEqual(['event', 'uuid', 'data']);
     expect(p.event).toBe('meetingScheduled');
     expect(p.uuid).toMatch(UUID_V4);
@@ -154,10 +154,10 @@ describe('booking a single-use link', () => {
     await sb.deliveries.idle();
     expect(c.received).toHaveLength(0);
     // Each webhook's delivery is signed with its own secret, and has its own notification uuid.
-    expect(a.received[0]!.headers['webhook-signature']).toBe(hmac('sa', a.received[0]!.raw));
-    expect(b.received[0]!.headers['webhook-signature']).toBe(hmac('sb', b.received[0]!.raw));
-    const ua = (JSON.parse(a.received[0]!.raw.toString()) as Payload).uuid;
-    const ub = (JSON.parse(b.received[0]!.raw.toString()) as Payload).uuid;
+    expect(a.received[0]!.headers['webhook-signature']).toBe(hmac('sa', a.received[0]!.body));
+    expect(b.received[0]!.headers['webhook-signature']).toBe(hmac('sb', b.received[0]!.body));
+    const ua = (JSON.parse(a.received[0]!.body.toString()) as Payload).uuid;
+    const ub = (JSON.parse(b.received[0]!.body.toString()) as Payload).uuid;
     expect(ua).not.toBe(ub);
   });
 
@@ -228,7 +228,7 @@ describe('booking a single-use link', () => {
     expect(html).toContain('Ada &lt;Lovelace&gt;');
     expect(html).not.toContain('<Lovelace>');
     const [got] = await rx.waitFor(1);
-    const p = JSON.parse(got!.raw.toString()) as Payload;
+    const p = JSON.parse(got!.body.toString()) as Payload;
     expect(p.data.scheduled_at).toBe('2026-03-17T14:30:00+00:00');
     expect(p.data.answers).toEqual([
       { question_label: 'I agree to the privacy policy', question_type: 'checkbox', value: 1 },
@@ -321,8 +321,8 @@ describe('cancelling and rescheduling', () => {
     });
     expect(r.status).toBe(200);
     const [, got] = await rx.waitFor(2);
-    expect(got!.headers['webhook-signature']).toBe(hmac('cx', got!.raw));
-    const p = JSON.parse(got!.raw.toString()) as Payload;
+    expect(got!.headers['webhook-signature']).toBe(hmac('cx', got!.body));
+    const p = JSON.parse(got!.body.toString()) as Payload;
     expect(p.event).toBe('meetingCancelled');
     expect(p.data).toMatchObject({
       uuid: m.uuid,
@@ -350,8 +350,8 @@ describe('cancelling and rescheduling', () => {
     });
     expect(r.status).toBe(200);
     const [, got] = await rx.waitFor(2);
-    expect(got!.headers['webhook-signature']).toBe(hmac('rx', got!.raw));
-    const p = JSON.parse(got!.raw.toString()) as Payload;
+    expect(got!.headers['webhook-signature']).toBe(hmac('rx', got!.body));
+    const p = JSON.parse(got!.body.toString()) as Payload;
     expect(p.event).toBe('meetingRescheduled');
     expect(p.data).toMatchObject({
       uuid: m.uuid,
@@ -402,9 +402,9 @@ describe('delivery behaviour', () => {
     const got = await rx.waitFor(3);
     await sb.deliveries.idle();
     expect(got).toHaveLength(3);
-    expect(got[1]!.raw.equals(got[0]!.raw)).toBe(true);
-    expect(got[2]!.raw.equals(got[0]!.raw)).toBe(true);
-    expect(got[2]!.headers['webhook-signature']).toBe(hmac('retry-secret', got[2]!.raw));
+    expect(got[1]!.body.equals(got[0]!.body)).toBe(true);
+    expect(got[2]!.body.equals(got[0]!.body)).toBe(true);
+    expect(got[2]!.headers['webhook-signature']).toBe(hmac('retry-secret', got[2]!.body));
     const log = (await (await sb.api('/_sandbox/deliveries')).json()) as {
       items: Array<{ state: string; attempts: Array<{ status: number | null }> }>;
     };
@@ -497,6 +497,6 @@ describe('state file', () => {
     await sb.api(`/_sandbox/meetings/${meeting.uuid}/cancel`, { method: 'POST', body: '{}' });
     const [got] = await rx.waitFor(1);
     // The secret came back from the file: the delivery is still signed with it.
-    expect(got!.headers['webhook-signature']).toBe(hmac('kept-secret', got!.raw));
+    expect(got!.headers['webhook-signature']).toBe(hmac('kept-secret', got!.body));
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // "Intro call", 15 minutes
 
@@ -88,9 +88,9 @@ describe('sched sandbox book', () => {
 
     const [got] = await rx.waitFor(1);
     expect(got!.headers['webhook-signature']).toBe(
-      createHmac('sha256', 'cmd-secret').update(got!.raw).digest('base64'),
+      createHmac('sha256', 'cmd-secret').update(got!.body).digest('base64'),
     );
-    const payload = JSON.parse(got!.raw.toString()) as { event: string; data: { uuid: string } };
+    const payload = JSON.parse(got!.body.toString()) as { event: string; data: { uuid: string } };
     expect(payload.event).toBe('meetingScheduled');
     expect(payload.data.uuid).toBe(cols[0]);
   });
@@ -183,7 +183,7 @@ describe('sched sandbox cancel / reschedule', () => {
     expect(m.canceled_at).not.toBeNull();
     expect(m.cancellation).toMatchObject({ reason: 'Double-booked' });
     const [, got] = await rx.waitFor(2);
-    expect((JSON.parse(got!.raw.toString()) as { event: string }).event).toBe('meetingCancelled');
+    expect((JSON.parse(got!.body.toString()) as { event: string }).event).toBe('meetingCancelled');
     const again = await sched(['sandbox', 'cancel', uuid]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('error: The meeting is already cancelled.');
@@ -197,7 +197,7 @@ describe('sched sandbox cancel / reschedule', () => {
     expect(r.stdout.split('\t')[5]).toBe(at.replace('Z', '+00:00'));
     expect(r.stderr).toContain('meetingRescheduled sent to 1 webhook');
     const [, got] = await rx.waitFor(2);
-    const p = JSON.parse(got!.raw.toString()) as { event: string; data: { scheduled_at: string } };
+    const p = JSON.parse(got!.body.toString()) as { event: string; data: { scheduled_at: string } };
     expect(p.event).toBe('meetingRescheduled');
     expect(p.data.scheduled_at).toBe(at.replace('Z', '+00:00'));
   });

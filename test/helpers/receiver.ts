@@ -1,4 +1,5 @@
-// A tiny recording HTTP receiver for tests: keeps the exact bytes and headers of each request.
+// A tiny recording webhook receiver for tests: keeps the exact bytes and headers of each request
+// as they arrived, and answers as it is told to (a queue of statuses, a fixed answer, or never).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,16 +15,27 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Status (and body) to answer with; default 200 "ok". */
+  /** Status (and body) to answer with once `statuses` is used up; default 200 "ok". */
   respond: { status: number; body: string; delayMs?: number };
-  /** Resolves when at least n requests have arrived. */
+  /** Resolves when at least n requests have arrived (and been answered, unless `hang`). */
   waitFor(n: number): Promise<Received[]>;
   close(): Promise<void>;
 }
 
-export async function startReceiver(path = '/hook'): Promise<Receiver> {
+export interface ReceiverOptions {
+  /** Path part of `url`; default "/hook". */
+  path?: string;
+  /** Statuses for the first requests, in order; then `respond.status`. */
+  statuses?: number[];
+  /** Never answer (to test a sender's timeout). */
+  hang?: boolean;
+}
+
+export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receiver> {
+  const statuses = [...(opts.statuses ?? [])];
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
   const r: Receiver = {
     url: '',
     received,
@@ -54,16 +66,17 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
         rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0),
         body: Buffer.concat(chunks),
       });
+      if (opts.hang) return wake();
       const answer = () => {
-        res.writeHead(r.respond.status, { 'content-type': 'text/plain' });
+        res.writeHead(statuses.shift() ?? r.respond.status, { 'content-type': 'text/plain' });
         res.end(r.respond.body);
-        waiters.splice(0).forEach((w) => w());
+        wake();
       };
       if (r.respond.delayMs) setTimeout(answer, r.respond.delayMs);
       else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${opts.path ?? '/hook'}`;
   return r;
 }
