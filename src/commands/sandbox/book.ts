@@ -3,14 +3,7 @@
 // meetingScheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import {
-  checkActionResult,
-  checkIsoTime,
-  controlError,
-  printResult,
-  sandboxClient,
-  type ActionResult,
-} from './shared.js';
+import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
 
 interface BookFlags {
   name?: string;
@@ -70,21 +63,12 @@ export async function run(
   if (flags.at !== undefined) body.at = checkIsoTime(flags.at);
 
   const client = await sandboxClient(ctx, link.url);
-  let result: ActionResult;
-  try {
-    const res = await client.request<ActionResult>({
-      method: 'POST',
-      path: '/_sandbox/book',
-      body,
-      signal: ctx.signal,
-    });
-    result = checkActionResult(res.body, client);
-  } catch (e) {
-    throw controlError(
-      e,
-      client,
-      `no single-use link "${link.code}" in the sandbox at ${client.baseUrl}`,
-    );
-  }
+  const result = await callControl(
+    ctx,
+    client,
+    '/_sandbox/book',
+    body,
+    `no single-use link "${link.code}" in the sandbox at ${client.baseUrl}`,
+  );
   await printResult(ctx, client, `Booked meeting ${result.meeting.uuid}`, result);
 }

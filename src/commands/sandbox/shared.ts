@@ -80,7 +80,7 @@ export async function sandboxClient(ctx: Context, linkUrl?: URL): Promise<ApiCli
  * Checks the answer of a control call before anything reads it: a server that is not the
  * sandbox (or a broken proxy) answering 2xx with another body is one clear error, not a crash.
  */
-export function checkActionResult(body: unknown, client: ApiClient): ActionResult {
+function checkActionResult(body: unknown, client: ApiClient): ActionResult {
   const bad = (why: string) =>
     new ApiError(`unexpected response shape from the sandbox at ${client.baseUrl}: ${why}`, {
       hint: 'is the base URL a `sched sandbox`? (--base-url or SCHED_BASE_URL choose it)',
@@ -98,7 +98,7 @@ export function checkActionResult(body: unknown, client: ApiClient): ActionResul
 }
 
 /** Re-words the client's typed errors for a sandbox control call. */
-export function controlError(e: unknown, client: ApiClient, notFound: string): unknown {
+function controlError(e: unknown, client: ApiClient, notFound: string): unknown {
   if (e instanceof NotFoundError) {
     return new NotFoundError(notFound, {
       hint: `is ${client.baseUrl} the sandbox that has it? (--base-url or SCHED_BASE_URL choose it)`,
@@ -112,6 +112,49 @@ export function controlError(e: unknown, client: ApiClient, notFound: string): u
     }
   }
   return e;
+}
+
+/**
+ * POSTs to a sandbox control endpoint and checks the answer; a 404 becomes `notFound`, the
+ * sandbox's field messages become the error line.
+ */
+export async function callControl(
+  ctx: Context,
+  client: ApiClient,
+  path: string,
+  body: Record<string, string>,
+  notFound: string,
+): Promise<ActionResult> {
+  try {
+    const res = await client.request<ActionResult>({
+      method: 'POST',
+      path,
+      body,
+      signal: ctx.signal,
+    });
+    return checkActionResult(res.body, client);
+  } catch (e) {
+    throw controlError(e, client, notFound);
+  }
+}
+
+/** `sched sandbox cancel|reschedule`: one action on one meeting, then the printed result. */
+export async function meetingAction(
+  ctx: Context,
+  uuid: string,
+  action: 'cancel' | 'reschedule',
+  body: Record<string, string>,
+  done: string,
+): Promise<void> {
+  const client = await sandboxClient(ctx);
+  const result = await callControl(
+    ctx,
+    client,
+    `/_sandbox/meetings/${encodeURIComponent(uuid)}/${action}`,
+    body,
+    `no meeting ${uuid} in the sandbox at ${client.baseUrl}`,
+  );
+  await printResult(ctx, client, `${done} meeting ${uuid}`, result);
 }
 
 /** A string field of a nested object the API may leave null. */
