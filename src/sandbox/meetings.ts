@@ -254,6 +254,15 @@ function isCancelled(m: Meeting): boolean {
   return m.canceled_at !== null;
 }
 
+/** Who cancelled or rescheduled: "invitee" (the default) or "host". */
+function actor(errors: Record<string, string[]>, key: string, value: unknown): 'invitee' | 'host' {
+  const by = value ?? 'invitee';
+  if (by !== 'invitee' && by !== 'host') {
+    errors[key] = ['The value you selected is not a valid choice.'];
+  }
+  return by as 'invitee' | 'host';
+}
+
 export function cancel(
   core: SandboxCore,
   uuid: string,
@@ -265,16 +274,13 @@ export function cancel(
     throw validationError({ meeting: ['The meeting is already cancelled.'] });
   }
   const reason = optionalString(errors, 'reason', body.reason, 5000);
-  const by = body.canceled_by ?? 'invitee';
-  if (by !== 'invitee' && by !== 'host') {
-    errors.canceled_by = ['The value you selected is not a valid choice.'];
-  }
+  const by = actor(errors, 'canceled_by', body.canceled_by);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   record.meeting = cancelMeeting(record.meeting, {
     hostTimezone: record.host_timezone,
     at: core.now(),
     reason: reason ?? null,
-    canceledBy: by as 'invitee' | 'host',
+    canceledBy: by,
   });
   core.state.changed();
   return { meeting: record.meeting, notified: notify(core, 'meetingCancelled', record.meeting) };
@@ -297,17 +303,14 @@ export function reschedule(
     start = futureTime(core, errors, body.at);
   }
   const reason = optionalString(errors, 'reason', body.reason, 5000);
-  const by = body.rescheduled_by ?? 'invitee';
-  if (by !== 'invitee' && by !== 'host') {
-    errors.rescheduled_by = ['The value you selected is not a valid choice.'];
-  }
+  const by = actor(errors, 'rescheduled_by', body.rescheduled_by);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   record.meeting = rescheduleMeeting(record.meeting, {
     hostTimezone: record.host_timezone,
     newStart: start!,
     at: core.now(),
     reason: reason ?? null,
-    rescheduledBy: by as 'invitee' | 'host',
+    rescheduledBy: by,
   });
   core.state.changed();
   return {
