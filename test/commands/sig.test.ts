@@ -3,8 +3,8 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { runSched } from '../helpers/run.js';
+import { opensslSign } from '../helpers/openssl.js';
 import type { Prompter } from '../../src/prompt.js';
 
 const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
@@ -19,18 +19,6 @@ function file(name: string, content: Buffer | string): string {
   const p = join(dir, name);
   writeFileSync(p, content);
   return p;
-}
-
-function openssl(secret: string, path: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'openssl dgst -sha256 -hmac "$S" -binary < "$F" | base64'], {
-      env: { ...process.env, S: secret, F: path },
-    })
-      .toString()
-      .trim();
-  } catch {
-    return undefined;
-  }
 }
 
 const verify = (sig: string, extra: string[] = [], opts: Parameters<typeof runSched>[1] = {}) =>
@@ -52,7 +40,7 @@ describe('sched sig sign', () => {
   });
 
   it('agrees with openssl over the fixture', async (t) => {
-    const expected = openssl(SECRET, FIXTURE);
+    const expected = opensslSign(SECRET, FIXTURE);
     if (!expected) {
       t.skip('openssl is not available here; skipping the cross-check');
       return;

@@ -1,32 +1,15 @@
 // `sched events` through the built binary: a sample piped into `sig sign`, and a delivery from
 // `events send` that verifies with openssl over the bytes the receiver got.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { spawnSched } from '../helpers/run.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { opensslSign } from '../helpers/openssl.js';
 
 let rx: Receiver;
 beforeAll(async () => {
   rx = await startReceiver();
 });
 afterAll(() => rx.close());
-
-function opensslSign(secret: string, body: Buffer): string | undefined {
-  const file = join(mkdtempSync(join(tmpdir(), 'sched-ev-')), 'body');
-  writeFileSync(file, body);
-  try {
-    return execFileSync('sh', ['-c', 'openssl dgst -sha256 -hmac "$S" -binary < "$F" | base64'], {
-      env: { ...process.env, S: secret, F: file },
-    })
-      .toString()
-      .trim();
-  } catch {
-    return undefined;
-  }
-}
 
 describe('sched events (built binary)', () => {
   it('prints a compact sample when piped, which sig sign accepts', async () => {

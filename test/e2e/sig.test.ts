@@ -1,28 +1,16 @@
 // `sched sig` through the built binary: exit codes, the stdout/stderr split, agreement with
 // openssl, and that verifying loads neither the HTTP stack, the config store nor the prompts.
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { BIN, spawnSched } from '../helpers/run.js';
+import { opensslSign } from '../helpers/openssl.js';
 
 const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'e2e-secret-77';
-
-function opensslSign(secret: string, file: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'openssl dgst -sha256 -hmac "$S" -binary < "$F" | base64'], {
-      env: { ...process.env, S: secret, F: file },
-    })
-      .toString()
-      .trim();
-  } catch {
-    return undefined;
-  }
-}
 
 describe('sched sig (built binary)', () => {
   it('sign agrees with openssl over the real delivery', async (t) => {
