@@ -1,5 +1,9 @@
-// Builds dist/ with esbuild: one small entry chunk (commander + the command tree) and one
-// lazily imported chunk per command, so `sched --version` never loads undici, conf or prompts.
+// Builds dist/ with esbuild: ES modules split into chunks, the entry (dist/main.js) loading the
+// command tree and each command's code loaded when that command runs, so a command loads only
+// what it uses (`sig verify` never loads undici, conf or the prompts). bin/sched.js, plain
+// CommonJS, answers `--version` itself and imports dist/main.js for everything else.
+// Dependencies are trimmed in the bundle where measured to matter; see the plugins below and
+// BENCHMARKS.md.
 //
 // Usage: node test/build.mjs [--outdir <dir>]
 //
