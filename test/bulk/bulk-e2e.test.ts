@@ -1,27 +1,23 @@
 // Bulk links and streaming lists through the built binary: a real SIGINT part-way through
 // `link create --count`, a real shell pipe into `head -1`, and a rate-limited run.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { execa } from 'execa';
 import { BIN, spawnSched } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startBulkServer, typeItem, type BulkServer } from './bulk-server.js';
 
 const A = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
 
 let srv: BulkServer;
-let config: string;
+const config = useConfigDir('sched-bulk-e2e-');
 let env: Record<string, string>;
 
 beforeAll(async () => {
   srv = await startBulkServer();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-bulk-e2e-'));
-  env = { ...srv.env, SCHED_CONFIG_DIR: config };
+  env = { ...srv.env, SCHED_CONFIG_DIR: config.path };
 });
 afterAll(async () => {
   await srv.close();
-  await rm(config, { recursive: true, force: true });
 });
 beforeEach(() => srv.reset());
 

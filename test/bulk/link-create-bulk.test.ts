@@ -2,32 +2,28 @@
 // every link the server minted is printed exactly once and in request order, the job slows
 // down as a whole on 429, connections are reused, and a run cut short says so (exit 1 / 130).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runSched, type RunOptions } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startBulkServer, type BulkServer } from './bulk-server.js';
 
 const A = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
 const B = 'a7c3e1f0-52d4-4b6a-8e9f-0a1b2c3d4e5f';
 
 let srv: BulkServer;
-let config: string;
+const config = useConfigDir('sched-bulk-');
 
 beforeAll(async () => {
   srv = await startBulkServer();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-bulk-'));
 });
 afterAll(async () => {
   await srv.close();
-  await rm(config, { recursive: true, force: true });
 });
 beforeEach(() => srv.reset());
 
 const link = (args: string[], opts: RunOptions = {}) =>
   runSched(['link', 'create', ...args], {
     ...opts,
-    env: { ...srv.env, SCHED_CONFIG_DIR: config, ...opts.env },
+    env: { ...srv.env, SCHED_CONFIG_DIR: config.path, ...opts.env },
   });
 
 const lines = (s: string) => s.split('\n').filter(Boolean);

@@ -2,32 +2,28 @@
 // exactly once and in order, a 429 slows the whole walk, faults either heal (GET retries) or
 // end it with exit 1 after a clean prefix, Ctrl-C ends it with 130.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runSched, type RunOptions } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { runCli } from '../../src/cli.js';
 import { createStreamIO } from '../../src/io.js';
 import { startBulkServer, typeItem, webhookItem, type BulkServer } from './bulk-server.js';
 
 let srv: BulkServer;
-let config: string;
+const config = useConfigDir('sched-bulk-list-');
 
 beforeAll(async () => {
   srv = await startBulkServer();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-bulk-list-'));
 });
 afterAll(async () => {
   await srv.close();
-  await rm(config, { recursive: true, force: true });
 });
 beforeEach(() => srv.reset());
 
 const list = (args: string[], opts: RunOptions = {}) =>
   runSched(['types', 'list', '--all', ...args], {
     ...opts,
-    env: { ...srv.env, SCHED_CONFIG_DIR: config, ...opts.env },
+    env: { ...srv.env, SCHED_CONFIG_DIR: config.path, ...opts.env },
   });
 
 const lines = (s: string) => s.split('\n').filter(Boolean);
@@ -76,7 +72,7 @@ describe('types list --all at scale', () => {
   it('webhooks ls --all slows down on 429 the same way', async () => {
     srv.set({ listTotal: 1000, maxInFlight: 2, delayMs: () => 50, rateLimitDelayMs: 50 });
     const r = await runSched(['webhooks', 'ls', '--all', '-o', 'ndjson'], {
-      env: { ...srv.env, SCHED_CONFIG_DIR: config },
+      env: { ...srv.env, SCHED_CONFIG_DIR: config.path },
     });
     expect(r.code).toBe(0);
     expect(uuids(r.stdout)).toEqual(
@@ -152,7 +148,7 @@ describe('types list --all at scale', () => {
     });
     const run = runCli(['types', 'list', '--all', '-o', 'ndjson'], {
       io,
-      env: { ...srv.env, SCHED_CONFIG_DIR: config },
+      env: { ...srv.env, SCHED_CONFIG_DIR: config.path },
     });
     while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 300));

@@ -2,10 +2,8 @@
 // port 0 per file, a throw-away config directory, a clean request log and state per test,
 // and a scripted Prompter for the interactive paths.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runSched, type RunOptions, type RunResult } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { Prompter } from '../../src/prompt.js';
@@ -23,14 +21,12 @@ export interface Harness {
 
 export function useSandbox(options: SandboxOptions = {}): Harness {
   let sb: TestSandbox | undefined;
-  let config = '';
+  const configDir = useConfigDir('sched-core-');
   beforeAll(async () => {
     sb = await startTestSandbox(options);
-    config = await mkdtemp(path.join(tmpdir(), 'sched-core-'));
   });
   afterAll(async () => {
     await sb?.close();
-    await rm(config, { recursive: true, force: true });
   });
   beforeEach(() => {
     sb!.requests.length = 0;
@@ -42,16 +38,20 @@ export function useSandbox(options: SandboxOptions = {}): Harness {
       return sb!;
     },
     get config() {
-      return config;
+      return configDir.path;
     },
     run(argv, opts = {}) {
       return runSched(argv, {
         ...opts,
-        env: { ...sb!.env, SCHED_CONFIG_DIR: config, ...opts.env },
+        env: { ...sb!.env, SCHED_CONFIG_DIR: configDir.path, ...opts.env },
       });
     },
     envFor(baseUrl) {
-      return { SCHED_BASE_URL: baseUrl, SCHED_API_KEY: 'test-key', SCHED_CONFIG_DIR: config };
+      return {
+        SCHED_BASE_URL: baseUrl,
+        SCHED_API_KEY: 'test-key',
+        SCHED_CONFIG_DIR: configDir.path,
+      };
     },
   };
 }

@@ -1,30 +1,26 @@
 // The built binary, spawned as CI would run it: proves the wiring (lazy command and YAML chunks
 // in the bundle, exit codes, the stdout/stderr split) on top of the in-process tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSched } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const YAML_FILE = fileURLToPath(new URL('../fixtures/sync/webhooks.yaml', import.meta.url));
 const SECRET = 'e2e_SYNC_secret_value_5d1c';
 
 let sb: TestSandbox;
-let config: string;
+const config = useConfigDir('sched-sync-e2e-');
 beforeAll(async () => {
   sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-sync-e2e-'));
 });
 afterAll(async () => {
   await sb.close();
-  await rm(config, { recursive: true, force: true });
 });
 
 const env = (extra: Record<string, string | undefined> = {}) => ({
   ...sb.env,
-  SCHED_CONFIG_DIR: config,
+  SCHED_CONFIG_DIR: config.path,
   SYNC_TEST_SECRET: SECRET,
   ...extra,
 });

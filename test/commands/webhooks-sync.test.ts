@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSched, type RunOptions } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
@@ -20,15 +21,13 @@ const CHANGES = 'https://hooks.example.com/sched/changes';
 
 let sb: TestSandbox;
 let dir: string;
-let config: string;
+const config = useConfigDir('sched-sync-config-');
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  config = await mkdtemp(path.join(tmpdir(), 'sched-sync-config-'));
 });
 afterAll(async () => {
   await sb.close();
-  await rm(config, { recursive: true, force: true });
 });
 
 beforeEach(async () => {
@@ -41,7 +40,7 @@ afterEach(async () => {
 });
 
 function env(extra: Record<string, string | undefined> = {}) {
-  return { ...sb.env, SCHED_CONFIG_DIR: config, SYNC_TEST_SECRET: SECRET, ...extra };
+  return { ...sb.env, SCHED_CONFIG_DIR: config.path, SYNC_TEST_SECRET: SECRET, ...extra };
 }
 
 function sync(args: string[], opts: RunOptions = {}) {

@@ -1,25 +1,21 @@
 // The core commands through the built binary: exit codes, the stdout/stderr split, and a
 // reader that goes away early (`| head -1`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { execa } from 'execa';
 import { BIN, spawnSched } from '../helpers/run.js';
+import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-let config: string;
+const config = useConfigDir('sched-e2e-core-');
 let env: Record<string, string>;
 
 beforeAll(async () => {
   sb = await startTestSandbox({ seedTypes: 3000 });
-  config = await mkdtemp(path.join(tmpdir(), 'sched-e2e-core-'));
-  env = { ...sb.env, SCHED_CONFIG_DIR: config };
+  env = { ...sb.env, SCHED_CONFIG_DIR: config.path };
 });
 afterAll(async () => {
   await sb.close();
-  await rm(config, { recursive: true, force: true });
 });
 
 describe('core commands (built binary)', () => {
