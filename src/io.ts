@@ -1,7 +1,7 @@
 // The one terminal abstraction. Commands write through it, never to process.* directly, so
 // every command runs in-process in tests with buffers and chosen TTY flags.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { QuietExit } from './errors.js';
 
 export interface IO {
@@ -121,51 +121,4 @@ export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO 
     color: { flag: opts.color, env: process.env },
     noInput: opts.noInput,
   });
-}
-
-/** An IO over memory buffers, for tests. */
-export interface BufferIO extends IO {
-  stdoutText(): string;
-  stderrText(): string;
-}
-
-export function createBufferIO(
-  opts: {
-    stdin?: string | Buffer;
-    tty?: boolean;
-    stdinIsTTY?: boolean;
-    stdoutIsTTY?: boolean;
-    stderrIsTTY?: boolean;
-    env?: Record<string, string | undefined>;
-    color?: boolean;
-    noInput?: boolean;
-    columns?: number;
-  } = {},
-): BufferIO {
-  const out: Buffer[] = [];
-  const errChunks: Buffer[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => errChunks.push(c));
-  const stdin = new PassThrough();
-  if (opts.stdin !== undefined) stdin.end(opts.stdin);
-  else stdin.end();
-  const tty = opts.tty ?? false;
-  const io = createStreamIO({
-    stdin,
-    stdout,
-    stderr,
-    stdinIsTTY: opts.stdinIsTTY ?? tty,
-    stdoutIsTTY: opts.stdoutIsTTY ?? tty,
-    stderrIsTTY: opts.stderrIsTTY ?? tty,
-    columns: opts.columns ?? 120,
-    color: { flag: opts.color ?? true, env: opts.env ?? {} },
-    noInput: opts.noInput ?? false,
-  });
-  return {
-    ...io,
-    stdoutText: () => Buffer.concat(out).toString('utf8'),
-    stderrText: () => Buffer.concat(errChunks).toString('utf8'),
-  };
 }

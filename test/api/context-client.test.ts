@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../../src/context.js';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
 let srv: FaultServer;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { createHmac } from 'node:crypto';

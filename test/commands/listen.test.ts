@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const FIXTURE = readFileSync(new URL('../fixtures/real-delivery.json', import.meta.url));

@@ -13,7 +13,7 @@ import {
   type ConfigStore,
 } from '../../src/config/profiles.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import { Failure, UsageError, type SchedError } from '../../src/errors.js';
 
 const posix = process.platform !== 'win32';

@@ -1,6 +1,6 @@
 // Runs `sched` in-process with a buffer IO: the way most command tests run.
 import { runCli } from '../../src/cli.js';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from './buffer-io.js';
 import type { Prompter } from '../../src/prompt.js';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import { bar, createProgress } from '../../src/output/progress.js';
 
 describe('createProgress', () => {

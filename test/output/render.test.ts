@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBufferIO, type BufferIO } from '../../src/io.js';
+import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
 import {
   fitWidths,
   renderLines,

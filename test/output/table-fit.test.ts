@@ -1,7 +1,7 @@
 // Fitting a terminal table to the width: which column gives way, how text wraps, when a
 // detail column is hidden, and that TSV/CSV never see the terminal-only forms.
 import { describe, expect, it } from 'vitest';
-import { createBufferIO } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 import {
   planWidths,
   renderList,

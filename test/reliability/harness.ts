@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli.js';
-import { createBufferIO, type BufferIO } from '../../src/io.js';
+import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
 
 /** If any part of these shows up in any output, a secret leaked. */
 export const API_KEY = 'KEYzz9-distinctive-api-key-ABCD';
