@@ -11,63 +11,125 @@ export const ExitCode = {
   terminated: 143,
 } as const;
 
+/**
+ * What went wrong, as a stable value for code to test (never test a message's wording):
+ * - usage: bad flags or input found locally; invalid_request: the API answered 400 or 422
+ * - auth: no key, or the API answered 401/403; not_found: 404
+ * - rate_limited: 429; http_4xx / http_5xx: any other error status
+ * - redirect: a redirect that is not followed (a POST, too many, a bad address)
+ * - bad_response: an answer that cannot be used (empty, not JSON, wrong shape, too large)
+ * - network: refused, reset, DNS, TLS, proxy, cut off; timeout: no answer within --timeout
+ * - interrupted: Ctrl-C or SIGTERM; failure: anything else worth exit 1; quiet: output cut short
+ */
+export type ErrorCode =
+  | 'usage'
+  | 'invalid_request'
+  | 'auth'
+  | 'not_found'
+  | 'rate_limited'
+  | 'http_4xx'
+  | 'http_5xx'
+  | 'redirect'
+  | 'bad_response'
+  | 'network'
+  | 'timeout'
+  | 'interrupted'
+  | 'failure'
+  | 'quiet';
+
+/** The request an error is about (the URL without credentials; the key is never in it). */
+export interface FailedRequest {
+  method: string;
+  url: string;
+}
+
+export interface ErrorOptions {
+  /** Extra stderr lines shown under the message (field errors, what was already done). */
+  details?: string[];
+  /** A hint printed last, e.g. "run `sched auth login`". */
+  hint?: string;
+  /** Overrides the class's default code. */
+  code?: ErrorCode;
+  /** The HTTP status, when the API answered. */
+  status?: number;
+  /** A write was sent and its result is unknown (timeout, reset, Ctrl-C while waiting). */
+  outcomeUnknown?: boolean;
+  request?: FailedRequest;
+}
+
 export class SchedError extends Error {
   readonly exitCode: number;
+  readonly code: ErrorCode;
   /** Extra stderr lines shown under the message (field errors, what was already done). */
   readonly details: string[];
   /** A hint printed last, e.g. "run `sched auth login`". */
   readonly hint: string | undefined;
+  /** The HTTP status, when the API answered. */
+  readonly status: number | undefined;
+  /** True when a write (POST) was sent and nobody knows whether the service processed it. */
+  readonly outcomeUnknown: boolean;
+  readonly request: FailedRequest | undefined;
 
-  constructor(message: string, exitCode: number, opts: { details?: string[]; hint?: string } = {}) {
+  constructor(message: string, exitCode: number, opts: ErrorOptions = {}) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
+    this.code = opts.code ?? 'failure';
     this.details = opts.details ?? [];
     this.hint = opts.hint;
+    this.status = opts.status;
+    this.outcomeUnknown = opts.outcomeUnknown ?? false;
+    this.request = opts.request;
   }
+}
+
+function withCode(code: ErrorCode, opts: ErrorOptions): ErrorOptions {
+  return { ...opts, code: opts.code ?? code };
 }
 
 /** Bad flags or input, found locally or answered 422 by the API. Exit 2. */
 export class UsageError extends SchedError {
-  constructor(message: string, opts: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.usage, opts);
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, ExitCode.usage, withCode('usage', opts));
   }
 }
 
 /** No key, or the API rejected it (401/403). Exit 4. */
 export class AuthError extends SchedError {
-  constructor(message: string, opts: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.auth, { hint: 'run `sched auth login` or set SCHED_API_KEY', ...opts });
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(
+      message,
+      ExitCode.auth,
+      withCode('auth', { hint: 'run `sched auth login` or set SCHED_API_KEY', ...opts }),
+    );
   }
 }
 
 /** The API answered 404. Exit 5. */
 export class NotFoundError extends SchedError {
-  constructor(message: string, opts: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.notFound, opts);
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, ExitCode.notFound, withCode('not_found', opts));
   }
 }
 
 /** The API answered with an error status or a body we cannot use. Exit 1. */
 export class ApiError extends SchedError {
-  readonly status: number | undefined;
-  constructor(message: string, opts: { status?: number; details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.failure, opts);
-    this.status = opts.status;
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, ExitCode.failure, withCode('bad_response', opts));
   }
 }
 
 /** The request never got an answer: refused, reset, DNS, timeout, TLS. Exit 1. */
 export class NetworkError extends SchedError {
-  constructor(message: string, opts: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.failure, opts);
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, ExitCode.failure, withCode('network', opts));
   }
 }
 
 /** Any other failure worth exit 1 (a receiver that did not answer 2xx, an invalid signature). */
 export class Failure extends SchedError {
-  constructor(message: string, opts: { details?: string[]; hint?: string } = {}) {
-    super(message, ExitCode.failure, opts);
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, ExitCode.failure, withCode('failure', opts));
   }
 }
 
@@ -75,9 +137,13 @@ export class Failure extends SchedError {
 export class Interrupted extends SchedError {
   constructor(
     message = 'interrupted',
-    opts: { details?: string[]; hint?: string; signal?: 'SIGINT' | 'SIGTERM' } = {},
+    opts: ErrorOptions & { signal?: 'SIGINT' | 'SIGTERM' } = {},
   ) {
-    super(message, opts.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted, opts);
+    super(
+      message,
+      opts.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted,
+      withCode('interrupted', opts),
+    );
   }
 }
 
@@ -87,7 +153,7 @@ export class Interrupted extends SchedError {
  */
 export class QuietExit extends SchedError {
   constructor(exitCode: number = ExitCode.ok) {
-    super('', exitCode);
+    super('', exitCode, { code: 'quiet' });
   }
 }
 
