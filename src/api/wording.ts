@@ -1,0 +1,428 @@
+// Every failure of a request turned into one typed error: the line a user reads, the hint, the
+// field details, and the fields code reads (code, status, outcomeUnknown, request). Pure: the
+// client hands in what happened; nothing here does I/O or reads the clock (`now` is given).
+import { STATUS_CODES } from 'node:http';
+import {
+  ApiError,
+  AuthError,
+  Interrupted,
+  NetworkError,
+  NotFoundError,
+  UsageError,
+  type ErrorCode,
+  type FailedRequest,
+} from '../errors.js';
+import type { TransportFailure } from './failure.js';
+import type { HttpMethod } from './retry.js';
+import { isLoopback, showUrl } from './url.js';
+
+/** The request, as the wording needs it. */
+export interface WordedRequest {
+  method: HttpMethod;
+  path: string;
+  /** For a POST whose outcome is unknown: how the user can check. */
+  unknownOutcomeHint?: string;
+}
+
+/** An HTTP answer, body read whole. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  url: URL;
+  /** The last hop went to another origin than the base URL (the key was not sent). */
+  crossOrigin: boolean;
+}
+
+const BASE_URL_HINT = 'check the base URL (--base-url, SCHED_BASE_URL or the profile)';
+const NETWORK_HINT = `${BASE_URL_HINT} and your network`;
+const UNKNOWN_OUTCOME_HINT = 'check whether it was created before trying again';
+
+export function seconds(ms: number): string {
+  const s = ms / 1000;
+  return s >= 10 ? `${Math.round(s)} s` : `${Number(s.toFixed(1))} s`;
+}
+
+function clockTime(msFromNow: number, now: number): string {
+  return new Date(now + msFromNow).toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** Strips control characters and collapses whitespace: server text goes to a terminal. */
+export function clean(s: string, max = 200): string {
+  const t = s
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+export function tryJson(buf: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(buf.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A short message from any error body: JSON message/error/detail/title, an HTML title, or text. */
+export function serverMessage(body: Buffer, headers: Record<string, string>): string | undefined {
+  if (body.length === 0) return undefined;
+  const parsed = tryJson(body);
+  if (parsed.ok) {
+    const v = parsed.value;
+    if (typeof v === 'string') return clean(v) || undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      for (const k of [
+        'message',
+        'error_description',
+        'error',
+        'detail',
+        'title',
+        'hydra:description',
+      ]) {
+        const m = o[k];
+        if (typeof m === 'string' && m.trim()) return clean(m);
+        if (m && typeof m === 'object' && typeof (m as { message?: unknown }).message === 'string')
+          return clean((m as { message: string }).message);
+      }
+    }
+    return undefined;
+  }
+  const text = body.subarray(0, 64 * 1024).toString('utf8');
+  const type = headers['content-type'] ?? '';
+  if (/html/i.test(type) || /^\s*</.test(text)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+    const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+    const picked = title ?? h1;
+    return picked ? clean(picked.replace(/<[^>]+>/g, ' ')) || undefined : undefined;
+  }
+  return clean(text) || undefined;
+}
+
+/** `<field>: <message>` lines from any validation body shape we have seen or can imagine. */
+export function fieldErrors(value: unknown): string[] {
+  const out: string[] = [];
+  const push = (field: string, msg: unknown) => {
+    if (typeof msg === 'string') out.push(`${field ? field + ': ' : ''}${clean(msg)}`);
+    else if (Array.isArray(msg)) msg.forEach((m) => push(field, m));
+    else if (msg && typeof msg === 'object') {
+      const o = msg as Record<string, unknown>;
+      if (typeof o.message === 'string' || typeof o.title === 'string') {
+        const f = o.field ?? o.propertyPath ?? o.property_path ?? o.property ?? o.path ?? field;
+        push(typeof f === 'string' ? f : field, o.message ?? o.title);
+      } else {
+        for (const [k, v] of Object.entries(o)) push(field ? `${field}.${k}` : k, v);
+      }
+    } else if (msg !== undefined && msg !== null)
+      out.push(`${field ? field + ': ' : ''}${clean(String(msg))}`);
+  };
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    for (const key of ['errors', 'violations', 'fields']) {
+      if (o[key] !== undefined) push('', o[key]);
+    }
+  }
+  return out;
+}
+
+function describeType(headers: Record<string, string>): string {
+  return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+}
+
+/** A host name short enough for a one-line message (a base URL can hold anything). */
+function shortHost(host: string): string {
+  return host.length > 80 ? `${host.slice(0, 79)}…` : host;
+}
+
+function failed(req: WordedRequest, url: URL): FailedRequest {
+  return { method: req.method, url: showUrl(url) };
+}
+
+function afterAttempts(attempts: number): string {
+  return attempts > 1 ? ` (after ${attempts} attempts)` : '';
+}
+
+function statusCode(status: number): ErrorCode {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'http_5xx';
+  if (status >= 400) return 'http_4xx';
+  if (status >= 300) return 'redirect';
+  return 'bad_response';
+}
+
+export interface StatusContext {
+  attempts: number;
+  /** The service asked to wait this long, beyond what is waited for (429 and 5xx). */
+  tooLongMs?: number;
+  /** Masks the key and the request's secrets in server text. */
+  mask: (s: string) => string;
+  now: number;
+}
+
+/** An error status (not 2xx) the client will not retry. */
+export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): Error {
+  const { status } = ans;
+  const reason = STATUS_CODES[status] ?? 'error';
+  const msg = serverMessage(ans.body, ans.headers);
+  const said = msg ? `: ${c.mask(msg)}` : '';
+  const where = `${req.method} ${req.path}`;
+  const after = afterAttempts(c.attempts);
+  const fields = { status, request: failed(req, ans.url) };
+  const waitMs = c.tooLongMs;
+  if (status === 401 || status === 403) {
+    if (ans.crossOrigin) {
+      return new AuthError(
+        `the API redirected ${where} to ${ans.url.origin}, which answered ${status}; the key is never sent to another host`,
+        {
+          ...fields,
+          hint: `if ${ans.url.origin} is the right service, use it as the base URL (--base-url)`,
+        },
+      );
+    }
+    return new AuthError(`the API rejected the key (${status})${said}`, {
+      ...fields,
+      hint: 'run `sched auth login` or set SCHED_API_KEY',
+    });
+  }
+  if (status === 404) return new NotFoundError(`not found (404): ${where}${said}`, fields);
+  if (status === 400 || status === 422) {
+    const parsed = tryJson(ans.body);
+    const details = parsed.ok ? fieldErrors(parsed.value).map(c.mask) : [];
+    return new UsageError(`the API rejected ${where} (${status})${said}`, {
+      ...fields,
+      code: 'invalid_request',
+      details,
+    });
+  }
+  if (status === 429) {
+    const when =
+      waitMs !== undefined
+        ? `; the service asks to wait ${seconds(waitMs)} (until ${clockTime(waitMs, c.now)})`
+        : '';
+    return new ApiError(`rate limited by ${ans.url.host} (429) on ${where}${when}${after}`, {
+      ...fields,
+      code: 'rate_limited',
+      hint:
+        waitMs !== undefined
+          ? `try again after ${clockTime(waitMs, c.now)}`
+          : 'wait a little and try again',
+    });
+  }
+  if (status >= 500) {
+    const when =
+      waitMs !== undefined
+        ? `; the service asks to retry in ${seconds(waitMs)} (at ${clockTime(waitMs, c.now)})`
+        : '';
+    return new ApiError(
+      `the API failed with ${status} ${reason} on ${where}${said}${when}${after}`,
+      {
+        ...fields,
+        code: 'http_5xx',
+        hint: 'this is a problem on the service side; try again later',
+      },
+    );
+  }
+  return new ApiError(`the API answered ${status} ${reason} to ${where}${said}`, {
+    ...fields,
+    code: statusCode(status),
+  });
+}
+
+export interface FailureContext {
+  attempts: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Whether this request went through a proxy. */
+  proxied: boolean;
+}
+
+/** An attempt that got no usable answer, not retried. */
+export function failureError(
+  req: WordedRequest,
+  f: TransportFailure,
+  url: URL,
+  c: FailureContext,
+): Error {
+  const host = shortHost(url.host);
+  const after = afterAttempts(c.attempts);
+  const request = failed(req, url);
+  const code: ErrorCode =
+    f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
+  if (f.kind === 'too-large') {
+    return new ApiError(
+      `the answer to ${req.method} ${req.path} from ${host} is larger than ${Math.round(c.maxBodyBytes / 1024 / 1024)} MB; refusing to read it`,
+      { request, code: 'bad_response' },
+    );
+  }
+  if (f.kind === 'cut-off' && req.method !== 'POST') {
+    return new ApiError(
+      `the answer to ${req.method} ${req.path} from ${host} was cut off: ${f.detail}${after}`,
+      { request, code: 'network' },
+    );
+  }
+  if (req.method === 'POST' && !f.notSent) {
+    const what =
+      f.kind === 'timeout'
+        ? `no answer from ${host} within ${seconds(c.timeoutMs)}`
+        : f.kind === 'cut-off'
+          ? `the answer from ${host} was cut off`
+          : `the connection to ${host} failed (${f.code})`;
+    return new NetworkError(
+      `${what} after the request was sent: the outcome of POST ${req.path} is unknown (not retried, to avoid a duplicate)`,
+      {
+        request,
+        code,
+        outcomeUnknown: true,
+        hint: req.unknownOutcomeHint ?? UNKNOWN_OUTCOME_HINT,
+      },
+    );
+  }
+  const net = (message: string, hint?: string) =>
+    new NetworkError(message, { request, code, hint });
+  switch (f.kind) {
+    case 'timeout':
+    case 'connect-timeout':
+      return net(
+        `no answer from ${host} within ${seconds(c.timeoutMs)} (--timeout)${after}`,
+        'raise --timeout, or check that the service is reachable',
+      );
+    case 'refused': {
+      const sandbox = isLoopback(url.hostname);
+      // Through a proxy, it is the proxy that refused (or could not reach the host).
+      const proxy = c.proxied && !sandbox;
+      return net(
+        `cannot connect to ${host}${proxy ? ' (through the proxy)' : ''}: connection refused${after}`,
+        sandbox
+          ? 'is the sandbox running? start it with `sched sandbox`'
+          : proxy
+            ? 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL'
+            : NETWORK_HINT,
+      );
+    }
+    case 'dns':
+      return net(
+        `cannot resolve host ${shortHost(url.hostname)} (DNS lookup failed)`,
+        NETWORK_HINT,
+      );
+    case 'dns-temporary':
+      return net(
+        `temporary DNS failure resolving ${shortHost(url.hostname)}${after}`,
+        NETWORK_HINT,
+      );
+    case 'tls':
+      return net(
+        `TLS error talking to ${host}: ${clean(f.detail)} (${f.code})`,
+        'for a private CA, point NODE_EXTRA_CA_CERTS at its PEM file',
+      );
+    case 'proxy':
+      return net(
+        `the proxy refused the connection to ${host}: ${clean(f.detail)}`,
+        'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+      );
+    case 'closed':
+      return net(`${req.method} ${req.path} was cut off: the command is ending`);
+    case 'reset':
+      return net(`the connection to ${host} was reset (${f.code})${after}`, NETWORK_HINT);
+    default:
+      return net(`request to ${host} failed: ${clean(f.detail)} (${f.code})${after}`, NETWORK_HINT);
+  }
+}
+
+/** Why a redirect is not followed. */
+export type RedirectRefusal = 'post' | 'too-many' | 'invalid' | 'not-http';
+
+export function redirectError(
+  req: WordedRequest,
+  why: RedirectRefusal,
+  ans: { status: number; location: string; url: URL },
+  maxRedirects: number,
+): ApiError {
+  const fields = {
+    status: ans.status,
+    code: 'redirect' as const,
+    request: failed(req, ans.url),
+  };
+  const where = `${req.method} ${req.path}`;
+  switch (why) {
+    case 'post':
+      return new ApiError(
+        `the API answered POST ${req.path} with a redirect (${ans.status}) to ${clean(ans.location)}; a POST is not re-sent`,
+        { ...fields, hint: BASE_URL_HINT },
+      );
+    case 'too-many':
+      return new ApiError(`too many redirects for ${where} (more than ${maxRedirects})`, {
+        ...fields,
+        hint: BASE_URL_HINT,
+      });
+    case 'invalid':
+      return new ApiError(`the API redirected ${where} to an invalid address`, fields);
+    case 'not-http':
+      return new ApiError(`the API redirected ${where} to a non-HTTP address`, fields);
+  }
+}
+
+/**
+ * A 2xx answer's body as JSON. `expect`: whether a body is required. An empty or unusable body
+ * where one is required is an ApiError; where none is, undefined.
+ */
+export function parseBody(req: WordedRequest, ans: Answer, expect: boolean): unknown {
+  const fields = {
+    status: ans.status,
+    code: 'bad_response' as const,
+    request: failed(req, ans.url),
+  };
+  if (ans.body.length === 0 || ans.status === 204) {
+    if (expect) {
+      throw new ApiError(
+        `empty answer from ${req.method} ${req.path} (${ans.status} with no body); expected JSON`,
+        fields,
+      );
+    }
+    return undefined;
+  }
+  const parsed = tryJson(ans.body);
+  if (parsed.ok) return parsed.value;
+  if (!expect) return undefined;
+  const type = describeType(ans.headers);
+  if (/json/i.test(type)) {
+    throw new ApiError(
+      `invalid JSON in the answer to ${req.method} ${req.path} (${ans.body.length} bytes, truncated or broken)`,
+      fields,
+    );
+  }
+  throw new ApiError(`expected JSON from ${req.method} ${req.path}, got ${type}`, {
+    ...fields,
+    hint: 'check the base URL: it should point at the API (e.g. https://secure.simplymeet.me/api)',
+  });
+}
+
+/**
+ * Ctrl-C (or SIGTERM, the signal's reason) during a request. `inFlight`: a POST had been sent
+ * and its answer not read, so the service may have acted on it, and the user must know.
+ */
+export function interruptedError(
+  reason: unknown,
+  inFlight?: { req: WordedRequest; url: URL },
+): Interrupted {
+  const signal = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  if (inFlight && inFlight.req.method === 'POST') {
+    const { req } = inFlight;
+    return new Interrupted(
+      `interrupted while waiting for the answer to POST ${req.path}: it may have been processed`,
+      {
+        signal,
+        outcomeUnknown: true,
+        request: failed(req, inFlight.url),
+        hint: req.unknownOutcomeHint ?? UNKNOWN_OUTCOME_HINT,
+      },
+    );
+  }
+  return new Interrupted('interrupted', { signal });
+}
+
+/** A request asked for after close() began. */
+export function notSentError(req: WordedRequest): NetworkError {
+  return new NetworkError(`${req.method} ${req.path} not sent: the command is ending`);
+}
