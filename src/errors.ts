@@ -157,6 +157,11 @@ export class QuietExit extends SchedError {
   }
 }
 
+/** The fields of `e` that code reads, to carry over when an error is re-worded. */
+export function fieldsOf(e: SchedError): ErrorOptions {
+  return { code: e.code, status: e.status, outcomeUnknown: e.outcomeUnknown, request: e.request };
+}
+
 export function isSchedError(e: unknown): e is SchedError {
   return e instanceof SchedError;
 }

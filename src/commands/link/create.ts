@@ -18,7 +18,7 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import { Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
+import { fieldsOf, Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
@@ -181,8 +181,8 @@ function rateSummary(s: LimiterStats, max: number): string {
 function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   const e = stop.error;
   // A POST whose answer was lost (reset, timeout) may have created a link nobody will see:
-  // say so rather than claim it was not created. The client words that case "... is unknown".
-  const lost = e instanceof NetworkError && /\bis unknown\b/.test(e.message);
+  // say so rather than claim it was not created.
+  const lost = e instanceof NetworkError && e.outcomeUnknown;
   const created = `created ${stop.succeeded} of ${plural(stop.total, 'link', 'links')}`;
   const rest = stop.total - stop.succeeded;
   let restLine: string[] = [];
@@ -210,6 +210,7 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   if (stop.total === 1 && e instanceof SchedError) return e;
   if (stop.succeeded === 0 && e instanceof SchedError) {
     return new SchedError(e.message, e.exitCode, {
+      ...fieldsOf(e),
       details: [
         ...e.details,
         lost ? restLine[0]! : `no links were created (${stop.total} asked for)`,
@@ -219,6 +220,7 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   }
   if (e instanceof SchedError) {
     return new SchedError(`${created}${shown}, then: ${e.message}`, e.exitCode, {
+      ...fieldsOf(e),
       details: [...e.details, ...restLine],
       hint: e.hint,
     });

@@ -104,7 +104,7 @@ function controlError(e: unknown, client: ApiClient, notFound: string): unknown 
       hint: `is ${client.baseUrl} the sandbox that has it? (--base-url or SCHED_BASE_URL choose it)`,
     });
   }
-  if (e instanceof UsageError && /\(4(00|22)\)/.test(e.message)) {
+  if (e instanceof UsageError && e.code === 'invalid_request') {
     // The sandbox's own field messages say it best ("…has already been used.").
     const [first, ...rest] = e.details;
     if (first) {

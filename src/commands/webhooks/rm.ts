@@ -7,7 +7,7 @@
 // A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error; Ctrl-C
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
-import { Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
+import { fieldsOf, Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../run-bounded.js';
@@ -227,6 +227,7 @@ function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedEr
   const e = stop.error;
   if (e instanceof SchedError) {
     return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
+      ...fieldsOf(e),
       details: [...e.details, ...details],
       hint: e.hint,
     });

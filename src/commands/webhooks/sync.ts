@@ -11,6 +11,7 @@ import { createWebhook, deleteWebhook, webhooks } from '../../api/endpoints.js';
 import type { Webhook } from '../../api/types.js';
 import {
   ExitCode,
+  fieldsOf,
   Interrupted,
   NetworkError,
   NotFoundError,
@@ -289,6 +290,7 @@ function stoppedError(
   const exitCode = isSchedError(cause) ? cause.exitCode : ExitCode.failure;
   const causeHint = isSchedError(cause) ? cause.hint : undefined;
   return new SchedError(redact(`${what} failed: ${causeMsg}`), exitCode, {
+    ...(isSchedError(cause) ? fieldsOf(cause) : {}),
     details: [...causeDetails.map(redact), ...details],
     hint: exitCode === ExitCode.auth && causeHint ? causeHint : hint,
   });
