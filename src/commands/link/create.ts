@@ -20,7 +20,7 @@
 import type { Context } from '../../context.js';
 import { fieldsOf, Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
-import { BoundedStop, runBounded } from '../../run-bounded.js';
+import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { fieldsOf, Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
-import { BoundedStop, runBounded } from '../../run-bounded.js';
+import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { urlKey } from '../../webhooks/sync/validate.js';

@@ -10,7 +10,7 @@
 // A task that waits before doing anything (for its turn in a rate limiter) is handed a signal
 // that aborts when the run stops; it may then reject with NotStarted, and it is counted as not
 // started rather than failed.
-import { NotStarted } from './bulk/limiter.js';
+import { NotStarted } from './limiter.js';
 
 export { NotStarted };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedStop, NotStarted, runBounded } from '../src/run-bounded.js';
+import { BoundedStop, NotStarted, runBounded } from '../../src/bulk/run-bounded.js';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
