@@ -1,13 +1,12 @@
-// Iterates the paged list envelope (spec 2.4) for any list endpoint. There is no `next` link,
+// Iterates the paged list envelope for any list endpoint. There is no `next` link,
 // so it follows `page`/`pages`. One page: fetch it, yield its items, say whether more exist.
 // Every page (`all`): page 1 first (it tells how many pages there are), then the rest with a
 // few requests in flight, yielded strictly in order; at most `concurrency` pages are held at
-// once, so memory stays flat however long the list is. The requests go through an adaptive
-// limiter (src/bulk/limiter.ts): a 429 halves the pages in flight, waits as the service asks,
-// and reads that page again, so a rate-limited walk slows down instead of failing.
-import { ApiError, Interrupted } from '../errors.js';
-import { AdaptiveLimiter, NotStarted } from '../bulk/limiter.js';
-import { preferSmallYoungGeneration } from '../bulk/heap.js';
+// once, so memory stays flat however long the list is. The reads go through the limiter the
+// caller passes (src/bulk/page-walk.ts: a 429 halves the pages in flight, waits as the
+// service asks, and reads that page again, so a rate-limited walk slows down instead of
+// failing); this module holds no scheduling policy of its own.
+import { ApiError } from '../errors.js';
 import type { RateLimitInfo } from './client.js';
 
 /** Page size for `--all` when the user gave no --limit (a public client uses 50 successfully). */
@@ -33,6 +32,33 @@ export type FetchPage<T> = (
   onRateLimit?: (info: RateLimitInfo) => void,
 ) => Promise<Page<T>>;
 
+/** What one page read gets from the limiter. */
+export interface PageAttempt {
+  /** Pass to the request: aborted when the walk stops (and by the limiter on a 429). */
+  signal: AbortSignal;
+  /** Pass to the request as its onRateLimit. */
+  onRateLimit?: (info: RateLimitInfo) => void;
+}
+
+/**
+ * Admits the page reads of an `all` walk, lowest `priority` first, and may read a page again
+ * (a 429). When `signal` aborts before a read started, run() must reject with Interrupted.
+ */
+export interface PageLimiter {
+  run<R>(
+    read: (a: PageAttempt) => Promise<R>,
+    opts: { signal: AbortSignal; requestSignal: AbortSignal; priority: number },
+  ): Promise<R>;
+}
+
+/** Makes the limiter of one `all` walk, `max` pages in flight at most. */
+export type PageLimiterFactory = (max: number) => PageLimiter | Promise<PageLimiter>;
+
+/** Without a limiter: every read starts at once (the walk itself bounds them). */
+const unlimited: PageLimiterFactory = () => ({
+  run: (read, opts) => read({ signal: opts.requestSignal }),
+});
+
 export interface PaginateOptions {
   /** The page to read when not `all` (default 1). */
   page?: number;
@@ -44,6 +70,8 @@ export interface PaginateOptions {
   signal?: AbortSignal;
   /** Names the request in errors, e.g. "GET /webhooks". */
   what?: string;
+  /** Admits the reads of an `all` walk; commands pass bulk/'s adaptive one. */
+  limiter?: PageLimiterFactory;
 }
 
 export interface PageStats {
@@ -115,24 +143,13 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
     const onAbort = () => ctl.abort(opts.signal?.reason);
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const limiter = new AdaptiveLimiter({ max: concurrency });
+    const limiter = await (opts.limiter ?? unlimited)(concurrency);
     const read = (n: number): Promise<Page<T>> =>
-      limiter
-        .run((a) => fetchPage(n, limit, a.signal, a.onRateLimit), {
-          signal: ctl.signal,
-          requestSignal: ctl.signal,
-          priority: n,
-        })
-        .catch((e: unknown) => {
-          // Waiting for a turn when Ctrl-C came: the same error a request in flight gives.
-          if (e instanceof NotStarted) {
-            throw new Interrupted('interrupted', {
-              signal: opts.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
-            });
-          }
-          throw e;
-        });
-    await preferSmallYoungGeneration();
+      limiter.run((a) => fetchPage(n, limit, a.signal, a.onRateLimit), {
+        signal: ctl.signal,
+        requestSignal: ctl.signal,
+        priority: n,
+      });
     try {
       const first = await read(1);
       stats.pagesRead = 1;

@@ -35,8 +35,14 @@ export interface ResolvedMeetingType {
 /** Every meeting type of the account (all pages). */
 export async function allMeetingTypes(ctx: Context, client: ApiClient): Promise<MeetingType[]> {
   const { meetingTypes } = await import('../api/endpoints.js');
+  const { adaptivePageLimiter } = await import('../bulk/page-walk.js');
   const list: MeetingType[] = [];
-  for await (const t of meetingTypes(client, { all: true, signal: ctx.signal })) list.push(t);
+  for await (const t of meetingTypes(client, {
+    all: true,
+    signal: ctx.signal,
+    limiter: adaptivePageLimiter,
+  }))
+    list.push(t);
   return list;
 }
 

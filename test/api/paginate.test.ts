@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PAGES_LIMIT, paginate, parseEnvelope, type Page } from '../../src/api/paginate.js';
 import { ApiError } from '../../src/errors.js';
 import type { RateLimitInfo } from '../../src/api/client.js';
+import { adaptivePageLimiter } from '../../src/bulk/page-walk.js';
 
 /** A fake list of `total` numbered items served `limit` per page, recording calls. */
 function fakeList(total: number, opts: { delay?: (page: number) => number } = {}) {
@@ -129,6 +130,7 @@ describe('paginate', () => {
   });
 });
 
+// The command's limiter (src/bulk/page-walk.ts), as `types list --all` passes it.
 describe('paginate under 429', () => {
   it('all: a rate-limited page is read again and fewer pages are asked for at once', async () => {
     let inFlight = 0;
@@ -161,7 +163,14 @@ describe('paginate under 429', () => {
         inFlight--;
       }
     };
-    const items = await collect(paginate(fetchPage, { all: true, limit: 2, concurrency: 4 }));
+    const items = await collect(
+      paginate(fetchPage, {
+        all: true,
+        limit: 2,
+        concurrency: 4,
+        limiter: adaptivePageLimiter,
+      }),
+    );
     expect(items).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(calls.filter((p) => p === 3)).toHaveLength(2);
     // Four at once until the 429; fewer right after it (halved, then +1 per round of

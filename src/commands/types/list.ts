@@ -46,7 +46,13 @@ export async function run(
   const sorting = ((flags.sort as string[] | undefined) ?? []).map(parseSort);
   const client = await ctx.api();
   const { meetingTypes } = await import('../../api/endpoints.js');
-  const listing = meetingTypes(client, { ...paging, sorting, signal: ctx.signal });
+  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const listing = meetingTypes(client, {
+    ...paging,
+    sorting,
+    signal: ctx.signal,
+    limiter: adaptivePageLimiter,
+  });
   await printListing(ctx, listing, paging, {
     columns: COLUMNS,
     // UUIDs, not slugs: they are what every other command and the API accept unambiguously.

@@ -136,7 +136,13 @@ export function parseEvents(values: readonly string[] | undefined): EventName[] 
 /** Every webhook of the account, every page read first (for --if-absent, rm --url/--all). */
 export async function allWebhooks(ctx: Context, client: ApiClient): Promise<Webhook[]> {
   const { webhooks } = await import('../../api/endpoints.js');
+  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
   const list: Webhook[] = [];
-  for await (const w of webhooks(client, { all: true, signal: ctx.signal })) list.push(w);
+  for await (const w of webhooks(client, {
+    all: true,
+    signal: ctx.signal,
+    limiter: adaptivePageLimiter,
+  }))
+    list.push(w);
   return list;
 }

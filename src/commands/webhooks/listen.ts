@@ -390,11 +390,16 @@ export async function run(
 
   if (registerUrl && !stop.signal.aborted) {
     const { createWebhook, webhooks } = await import('../../api/endpoints.js');
+    const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
     const client = await ctx.api();
     try {
       // Best effort: a webhook left by an earlier, killed run would deliver here too, with
       // another secret, and show up as "invalid" — say so up front.
-      for await (const w of webhooks(client, { all: true, signal: stop.signal })) {
+      for await (const w of webhooks(client, {
+        all: true,
+        signal: stop.signal,
+        limiter: adaptivePageLimiter,
+      })) {
         if (w.url === registerUrl) {
           io.err(
             `note: webhook ${w.uuid} already points at ${registerUrl}; its deliveries will arrive too (remove it with \`sched webhooks rm ${w.uuid}\`)`,

@@ -11,7 +11,9 @@ export async function run(
   const paging = pageFlags(flags);
   const client = await ctx.api();
   const { webhooks } = await import('../../api/endpoints.js');
-  await printListing(ctx, webhooks(client, { ...paging, signal: ctx.signal }), paging, {
+  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const listing = webhooks(client, { ...paging, signal: ctx.signal, limiter: adaptivePageLimiter });
+  await printListing(ctx, listing, paging, {
     columns: WEBHOOK_COLUMNS,
     quietValue: (w) => w.uuid,
     noun: ['webhook', 'webhooks'],

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, deleteWebhook, webhooks } from '../../api/endpoints.js';
+import { adaptivePageLimiter } from '../../bulk/page-walk.js';
 import type { Webhook } from '../../api/types.js';
 import {
   ExitCode,
@@ -159,7 +160,7 @@ async function listAllWebhooks(
   signal: AbortSignal,
   warn: (line: string) => void,
 ): Promise<Webhook[]> {
-  const list = webhooks(api, { all: true, signal });
+  const list = webhooks(api, { all: true, signal, limiter: adaptivePageLimiter });
   const seen = new Map<string, Webhook>();
   for await (const w of list) seen.set(w.uuid, w);
   const total = list.stats.total;
