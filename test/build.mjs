@@ -25,10 +25,10 @@ const at = argv.indexOf('--outdir');
 const outdir = resolve(root, at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist');
 
 /**
- * `undici` as src/api/client.ts sees it, in the bundle: only the dispatchers and `request` it
+ * `undici` as src/api/exchange.ts sees it, in the bundle: only the dispatchers and `request` it
  * uses. undici's index loads fetch, WebSocket, caches, cookies and mocks as well, and through
  * them Node's own bundled copy of undici: that roughly halves the cost of loading the HTTP
- * stack (measured with `npm run bench`; see BENCHMARKS.md). A name client.ts imports that is
+ * stack (measured with `npm run bench`; see BENCHMARKS.md). A name exchange.ts imports that is
  * missing here fails the build. The deep paths are undici's files (its package has no
  * "exports" map); `request` is undici's own wrapper (index.js, makeDispatcher) restated.
  * Tests of src/ run against the full package.
@@ -150,7 +150,7 @@ const slimDependencies = (stubConf) => ({
   name: 'slim-dependencies',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.endsWith(join('src', 'api', 'client.ts'))
+      args.importer.endsWith(join('src', 'api', 'exchange.ts'))
         ? { path: 'undici', namespace: 'slim' }
         : undefined,
     );
