@@ -3,7 +3,7 @@
 // request (the "target"; the command's other requests get healthy answers) or replaces the
 // whole server (refused connection, unknown host).
 //
-// The expectations follow the client's documented policy (src/api/client.ts): GET and DELETE
+// The expectations follow the client's documented policy (src/api/retry.ts): GET and DELETE
 // are retried on 5xx, 429, resets, cut-off answers (3 retries) and timeouts (1 retry); a POST
 // is retried only when the server provably did not act on it (429, refused); 2xx answers that
 // are not what the API sends are one clear error, never retried.
