@@ -11,6 +11,7 @@ import {
 import { ExitCode, Interrupted, isSchedError, QuietExit, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
+import { didYouMean } from './text/suggest.js';
 import type { Act, Loader } from './commands/define.js';
 import { HELP_TOPICS } from './commands/help/topics.js';
 import { register as registerAuth } from './commands/auth/index.js';
@@ -48,38 +49,6 @@ function outputFormat(value: string): OutputFormat {
     throw new InvalidArgumentError(`must be one of ${OUTPUT_FORMATS.join(', ')}`);
   }
   return v as OutputFormat;
-}
-
-/** "\n(Did you mean X?)" for the candidate nearest to a mistyped word (as commander words it). */
-export function didYouMean(word: string, candidates: string[]): string {
-  // Optimal string alignment distance: a swap of two neighbours counts as one edit.
-  const distance = (a: string, b: string): number => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => [
-      i,
-      ...Array<number>(b.length).fill(0),
-    ]);
-    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-    for (let i = 1; i <= a.length; i++) {
-      for (let j = 1; j <= b.length; j++) {
-        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-          d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-        }
-      }
-    }
-    return d[a.length]![b.length]!;
-  };
-  let best: string | undefined;
-  let bestDistance = Math.min(3, Math.max(1, Math.floor(word.length * 0.4)));
-  for (const c of candidates) {
-    const dist = distance(word, c);
-    if (dist <= bestDistance && (best === undefined || dist < bestDistance)) {
-      best = c;
-      bestDistance = dist;
-    }
-  }
-  return best === undefined ? '' : `\n(Did you mean ${best}?)`;
 }
 
 function visibleNames(c: Command): string[] {

@@ -5,6 +5,7 @@ import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/profiles.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
+import { quoteUrl } from './text/quote.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
@@ -66,26 +67,16 @@ export interface ContextDeps {
   prompter?: Prompter;
 }
 
-/** A base URL as typed, safe to repeat: credentials masked, one short line. */
-function shownUrl(raw: string): string {
-  const masked = raw
-    .trim()
-    .replace(/\/\/[^/@]*@/, '//***@')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
-}
-
 export function normalizeBaseUrl(raw: string, source: string): string {
   const hint = 'use an absolute URL such as https://secure.simplymeet.me/api';
   let u: URL;
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new UsageError(`invalid base URL from ${source}: ${shownUrl(raw)}`, { hint });
+    throw new UsageError(`invalid base URL from ${source}: ${quoteUrl(raw.trim())}`, { hint });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new UsageError(`invalid base URL from ${source}: ${shownUrl(raw)} is not http(s)`, {
+    throw new UsageError(`invalid base URL from ${source}: ${quoteUrl(raw.trim())} is not http(s)`, {
       hint,
     });
   }

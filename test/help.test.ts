@@ -1,7 +1,8 @@
 // Help pages and usage errors: what a user sees when they ask for help or get a command wrong.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, didYouMean } from '../src/cli.js';
+import { buildProgram } from '../src/cli.js';
+import { didYouMean } from '../src/text/suggest.js';
 import { runSched } from './helpers/run.js';
 
 function isHidden(c: Command): boolean {

@@ -9,6 +9,11 @@ export const EVENT_NAMES: readonly EventName[] = [
   'meetingRescheduled',
 ];
 
+/** Exactly one of the service's event names, as the API spells it (deliveries, API answers). */
+export function isEventName(value: string): value is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(value);
+}
+
 export interface MeetingType {
   name: string;
   description: string;

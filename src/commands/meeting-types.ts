@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import type { MeetingType } from '../api/types.js';
 import type { Column } from '../output/render.js';
 import { sanitizeCell } from '../output/sanitize.js';
+import { quote } from '../text/quote.js';
 
 export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
   { key: 'name', value: (t) => t.name, shrink: true },
@@ -18,12 +19,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(s: string): boolean {
   return UUID.test(s);
-}
-
-/** A user-typed value, safe to put in a message: one line, no control characters, quoted. */
-export function quoted(s: string): string {
-  const clean = sanitizeCell(s);
-  return JSON.stringify(clean.length > 80 ? clean.slice(0, 80) + '…' : clean);
 }
 
 export interface ResolvedMeetingType {
@@ -54,7 +49,7 @@ function suggestions(ref: string, types: readonly MeetingType[]): string[] {
       return slug.includes(r) || r.includes(slug) || String(t.name).toLowerCase().includes(r);
     })
     .slice(0, 5)
-    .map((t) => `did you mean ${quoted(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
+    .map((t) => `did you mean ${quote(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
 }
 
 /** Longer than any slug the service makes; a longer argument is a paste gone wrong. */
@@ -72,7 +67,7 @@ export function checkMeetingTypeRefs(refs: readonly string[]): void {
   );
   if (bad.length > 0) {
     throw new UsageError(
-      `not a meeting-type UUID or slug: ${bad.map((r) => (r.trim() === '' ? '(empty)' : quoted(r))).join(', ')}`,
+      `not a meeting-type UUID or slug: ${bad.map((r) => (r.trim() === '' ? '(empty)' : quote(r))).join(', ')}`,
       { hint: 'slugs have no spaces or slashes; `sched types list` shows the slugs and UUIDs' },
     );
   }
@@ -113,12 +108,12 @@ export async function resolveMeetingTypes(
     const found = find(ref);
     if (found.length === 1) return { ref, uuid: found[0]!.uuid };
     if (found.length === 0) {
-      unknown.push(quoted(ref));
+      unknown.push(quote(ref));
       details.push(...suggestions(ref, types));
     } else {
-      ambiguous.push(quoted(ref));
+      ambiguous.push(quote(ref));
       details.push(
-        `${quoted(ref)} is the slug of ${found.length} meeting types:`,
+        `${quote(ref)} is the slug of ${found.length} meeting types:`,
         ...found.map((t) => `  ${t.uuid}  ${sanitizeCell(String(t.name))}`),
       );
     }

@@ -15,6 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
+import { jsonErrorPlace } from '../text/json-error.js';
+import { quote } from '../text/quote.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -58,15 +60,9 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
-    // The name is whatever was typed (maybe pasted garbage): one short line, no control bytes.
-    // eslint-disable-next-line no-control-regex
-    const shown = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-    throw new UsageError(
-      `invalid profile name ${JSON.stringify(shown.length > 64 ? `${shown.slice(0, 64)}…` : shown)}`,
-      {
-        hint: 'use letters, digits, ".", "_" or "-" (at most 64 characters), e.g. --profile staging',
-      },
-    );
+    throw new UsageError(`invalid profile name ${quote(name)}`, {
+      hint: 'use letters, digits, ".", "_" or "-" (at most 64 characters), e.g. --profile staging',
+    });
   }
 }
 
@@ -253,29 +249,22 @@ function unreadable(file: string, e: unknown, hint: string): Failure {
       hint: `check its owner and mode (chmod 600 "${file}")`,
     });
   }
-  const why = err?.name === 'SyntaxError' ? notJson(file, err.message) : describeFsError(e);
+  const why = err?.name === 'SyntaxError' ? notJson(file) : describeFsError(e);
   return new Failure(`cannot read the config file ${file}: ${why}`, { hint });
 }
 
 /**
  * Why the file is not JSON, without V8's message: it quotes the text around the error
  * (`Unexpected token 'K', ..."{"apiKey":KEYzz9-dis"...`), which is an API key more often than
- * not. A position, when V8 gives one, is shown as line and column.
+ * not. The place is found by the shared JSON scanner, which never quotes the text.
  */
-function notJson(file: string, message: string): string {
-  if (/Unexpected end of JSON input/.test(message))
-    return 'it is not valid JSON (it ends too early)';
-  const at = /at position (\d+)/.exec(message);
-  if (at) {
-    try {
-      const before = fs.readFileSync(file, 'utf8').slice(0, Number(at[1]));
-      const lines = before.split('\n');
-      return `it is not valid JSON (error at line ${lines.length}, column ${lines[lines.length - 1]!.length + 1})`;
-    } catch {
-      // Gone or unreadable meanwhile: say no more than that it is not JSON.
-    }
+function notJson(file: string): string {
+  try {
+    return `it is not valid JSON${jsonErrorPlace(fs.readFileSync(file, 'utf8'))}`;
+  } catch {
+    // Gone or unreadable meanwhile: say no more than that it is not JSON.
+    return 'it is not valid JSON';
   }
-  return 'it is not valid JSON';
 }
 
 /** Narrows the mode of a file or directory we own when it is wider than `want`. */

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Meeting } from '../api/types.js';
+import { jsonErrorPlace } from '../text/json-error.js';
 import type { MeetingTypeRecord } from './seed.js';
 
 export interface LinkRecord {
@@ -158,19 +159,6 @@ function checkArray(data: Record<string, unknown>, key: string, idKey: string): 
   });
 }
 
-/**
- * Where JSON.parse stopped, as " (line L, column C)", never V8's message itself: it quotes the
- * text around the error, and this file holds webhook secrets.
- */
-function jsonErrorPlace(text: string, e: unknown): string {
-  const message = e instanceof Error ? e.message : '';
-  if (/Unexpected end of JSON input/.test(message)) return ' (it ends too early)';
-  const at = /at position (\d+)/.exec(message);
-  if (!at) return '';
-  const lines = text.slice(0, Number(at[1])).split('\n');
-  return ` (line ${lines.length}, column ${lines[lines.length - 1]!.length + 1})`;
-}
-
 /** Reads a state file; undefined when it does not exist. Throws StateFileError when unusable. */
 export async function loadStateFile(file: string): Promise<StateFile | undefined> {
   let text: string;
@@ -183,8 +171,8 @@ export async function loadStateFile(file: string): Promise<StateFile | undefined
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (e) {
-    throw new StateFileError(`${file} is not valid JSON${jsonErrorPlace(text, e)}`);
+  } catch {
+    throw new StateFileError(`${file} is not valid JSON${jsonErrorPlace(text)}`);
   }
   if (!isObject(data) || data.format !== STATE_FORMAT || data.version !== 1) {
     throw new StateFileError(`${file} is not a sched sandbox state file (version 1)`);

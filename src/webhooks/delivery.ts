@@ -2,15 +2,11 @@
 // headers. `sched events send` and the sandbox both use these, so what a receiver sees from
 // either is the same; the bytes are serialised once and signed as they are sent.
 import { randomUUID } from 'node:crypto';
-import { EVENT_NAMES, type DeliveryPayload, type EventName, type Meeting } from '../api/types.js';
+import { type DeliveryPayload, type EventName, type Meeting } from '../api/types.js';
 import { SIGNATURE_HEADER, signPayload } from './signature.js';
 
 /** The newer service's user agent; the older one sent "Harmonizely". */
 export const DEFAULT_SERVICE_NAME = 'SimplyMeet.me';
-
-export function isEventName(value: string): value is EventName {
-  return (EVENT_NAMES as readonly string[]).includes(value);
-}
 
 export interface DeliveryHeaders {
   'content-type': string;

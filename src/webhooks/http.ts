@@ -119,15 +119,3 @@ export async function postRaw(input: PostInput): Promise<PostResult> {
     req.end(input.body);
   });
 }
-
-/** An absolute http(s) URL, or an error message saying what is wrong with it. */
-export function parseHttpUrl(raw: string): URL | string {
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    return `"${raw}" is not an absolute URL`;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `"${raw}" is not an http(s) URL`;
-  return u;
-}

@@ -12,7 +12,7 @@ import {
   planLines,
 } from '../../src/webhooks/sync/report.js';
 import type { DesiredWebhook } from '../../src/webhooks/sync/types.js';
-import { urlKey } from '../../src/webhooks/sync/validate.js';
+import { urlKey } from '../../src/webhooks/url.js';
 import { Chalk } from 'chalk';
 
 const SECRET = 'Zq-distinctive-SECRET-0042';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectFormat, parseSyncText } from '../../src/webhooks/sync/parse.js';
-import { locateJsonError } from '../../src/webhooks/sync/json-error.js';
+import { locateJsonError } from '../../src/text/json-error.js';
 
 describe('detectFormat', () => {
   it('goes by extension first, then by content', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventName, Webhook } from '../../src/api/types.js';
 import { executionSteps, hasChanges, planSync, sameEvents } from '../../src/webhooks/sync/plan.js';
 import type { DesiredWebhook, PlanItem } from '../../src/webhooks/sync/types.js';
-import { urlKey } from '../../src/webhooks/sync/validate.js';
+import { urlKey } from '../../src/webhooks/url.js';
 
 const S: EventName = 'meetingScheduled';
 const C: EventName = 'meetingCancelled';

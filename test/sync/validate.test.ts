@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { urlKey, validateSyncDocument } from '../../src/webhooks/sync/validate.js';
+import { validateSyncDocument } from '../../src/webhooks/sync/validate.js';
+import { urlKey } from '../../src/webhooks/url.js';
 
 const ALLOWED = 'allowed: meetingScheduled, meetingCancelled, meetingRescheduled';
 const env = { HOOK_SECRET: 'env-secret-value', EMPTY: '' };
@@ -65,7 +66,7 @@ describe('validateSyncDocument', () => {
       'webhooks[2].events[1]: expected an event name, found a number',
       'webhooks[3]: unknown key "secret_env" (did you mean "secretEnv"?); allowed: url, events, secret, secretEnv',
       'webhooks[3].url: missing; give the absolute http(s) URL of the endpoint',
-      'webhooks[4].url: "ftp://files.test/x" is not an absolute http(s) URL',
+      'webhooks[4].url: must be an absolute http(s) URL without spaces; got "ftp://files.test/x"',
       'webhooks[4].events: expected an array of event names, found a string',
       'webhooks[5]: unknown key "extra"; allowed: url, events, secret, secretEnv',
       'webhooks[5].url: "https://OK.test:443/1" is already listed at webhooks[0]; list each URL once',
@@ -80,7 +81,7 @@ describe('validateSyncDocument', () => {
       `webhooks[11].events[0]: unknown event "meeting_scheduled" (did you mean "meetingScheduled"?); ${ALLOWED}`,
       `webhooks[11].events[1]: unknown event "meetingSchedule" (did you mean "meetingScheduled"?); ${ALLOWED}`,
       'webhooks[11].secretEnv: "bad-name" is not an environment variable name',
-      'webhooks[12].url: "relative/path" is not an absolute http(s) URL',
+      'webhooks[12].url: must be an absolute http(s) URL without spaces; got "relative/path"',
       'webhooks[12].secret: empty; use secretEnv with a non-empty value',
     ]);
   });

@@ -2,16 +2,17 @@
 // (spec 6.1): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
-import { Failure, Interrupted, UsageError } from '../../errors.js';
+import { Failure, Interrupted } from '../../errors.js';
 import {
   DEFAULT_SERVICE_NAME,
   deliveryHeaders,
   summarizeDelivery,
 } from '../../webhooks/delivery.js';
-import { parseHttpUrl, postRaw } from '../../webhooks/http.js';
+import { postRaw } from '../../webhooks/http.js';
 import { payloadSource, readPayload, resolveSecret } from '../../webhooks/input.js';
 import { sampleDelivery } from '../../webhooks/sample.js';
-import { parseEventArg } from './sample.js';
+import { checkEventName } from '../../webhooks/event-names.js';
+import { checkWebhookUrl } from '../../webhooks/url.js';
 
 /** Printable start of a receiver's answer: one line, control characters removed. */
 function excerpt(body: Buffer, max = 200): string {
@@ -27,11 +28,8 @@ export async function run(
   args: string[],
   flags: Record<string, unknown>,
 ): Promise<void> {
-  const event = parseEventArg(args[0]);
-  const to = parseHttpUrl(String(flags.to ?? ''));
-  if (typeof to === 'string') {
-    throw new UsageError(`--to ${to}`, { hint: 'e.g. --to http://localhost:3000/webhooks' });
-  }
+  const event = checkEventName(args[0]);
+  const to = new URL(checkWebhookUrl(String(flags.to ?? ''), '--to'));
   const serviceName =
     typeof flags.serviceName === 'string' && flags.serviceName.trim() !== ''
       ? flags.serviceName

@@ -5,7 +5,8 @@ import type { SortDirection } from '../../api/endpoints.js';
 import { pageFlags, printListing } from '../listing.js';
 import type { MeetingType } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
-import { MEETING_TYPE_COLUMNS, quoted } from '../meeting-types.js';
+import { MEETING_TYPE_COLUMNS } from '../meeting-types.js';
+import { quote } from '../../text/quote.js';
 
 /**
  * The shared columns (TSV and CSV unchanged), laid out for a terminal: names wrap rather
@@ -27,11 +28,11 @@ export function parseSort(spec: string): [string, SortDirection] {
   const dir = (at < 0 ? 'asc' : spec.slice(at + 1)).trim().toLowerCase();
   // Field names are short identifiers; a huge one would only make the request line too long.
   if (!/^[A-Za-z0-9_.]{1,100}$/.test(field)) {
-    throw new UsageError(`invalid --sort ${quoted(spec)}: expected a field name, e.g. name:asc`);
+    throw new UsageError(`invalid --sort ${quote(spec)}: expected a field name, e.g. name:asc`);
   }
   if (dir !== 'asc' && dir !== 'desc') {
     throw new UsageError(
-      `invalid --sort ${quoted(spec)}: the direction must be asc or desc, e.g. ${field}:desc`,
+      `invalid --sort ${quote(spec)}: the direction must be asc or desc, e.g. ${field}:desc`,
     );
   }
   return [field, dir];

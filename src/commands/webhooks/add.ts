@@ -12,10 +12,11 @@ import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
 import { readPayload } from '../../webhooks/input.js';
-import { urlKey } from '../../webhooks/sync/validate.js';
+import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
 import { sameEvents } from '../../webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
-import { allWebhooks, checkWebhookUrl, parseEvents, WEBHOOK_COLUMNS } from './common.js';
+import { parseEventList } from '../../webhooks/event-names.js';
+import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 
 type SecretChoice = { kind: 'generate' } | { kind: 'given'; secret: string } | { kind: 'none' };
 
@@ -57,10 +58,10 @@ function secretFromFlags(flags: Record<string, unknown>): SecretChoice | 'stdin'
 
 function validUrl(v: string): true | string {
   try {
-    checkWebhookUrl(v.trim());
+    checkWebhookUrl(v.trim(), 'the URL');
     return true;
   } catch (e) {
-    return e instanceof Error ? e.message.replace(/^--url /, 'the URL ') : String(e);
+    return e instanceof Error ? e.message : String(e);
   }
 }
 
@@ -104,13 +105,13 @@ export async function run(
 ): Promise<void> {
   const { io, globals } = ctx;
   const secretFlag = secretFromFlags(flags);
-  const eventsFlag = flags.event ? parseEvents(flags.event as string[]) : undefined;
+  const eventsFlag = flags.event ? parseEventList(flags.event as string[]) : undefined;
 
   let url: string;
   let events: EventName[];
   let secret: SecretChoice;
   if (typeof flags.url === 'string') {
-    url = checkWebhookUrl(flags.url);
+    url = checkWebhookUrl(flags.url, '--url');
     events = eventsFlag ?? [...EVENT_NAMES];
     secret =
       secretFlag === 'stdin'

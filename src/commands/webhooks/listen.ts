@@ -12,14 +12,14 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Context } from '../../context.js';
 import type { EventName, Webhook } from '../../api/types.js';
-import { EVENT_NAMES } from '../../api/types.js';
 import { ExitCode, Failure, QuietExit, UsageError, isSchedError } from '../../errors.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { summarizeDelivery } from '../../webhooks/delivery.js';
-import { parseHttpUrl, postRaw, type PostResult } from '../../webhooks/http.js';
+import { postRaw, type PostResult } from '../../webhooks/http.js';
+import { parseEventList } from '../../webhooks/event-names.js';
+import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
 import { SIGNATURE_HEADER, diagnoseSignature, verifySignature } from '../../webhooks/signature.js';
-import { parseEventArg } from '../events/sample.js';
 
 export type Verdict = 'valid' | 'invalid' | 'missing' | 'unchecked';
 
@@ -109,27 +109,18 @@ export async function run(
     typeof flags.host === 'string' && flags.host.trim() ? flags.host.trim() : '127.0.0.1';
   let forwardTo: URL | undefined;
   if (flags.forwardTo !== undefined) {
-    const u = parseHttpUrl(String(flags.forwardTo));
-    if (typeof u === 'string') throw new UsageError(`--forward-to ${u}`);
-    forwardTo = u;
+    forwardTo = new URL(checkWebhookUrl(String(flags.forwardTo), '--forward-to'));
   }
   let registerUrl: string | undefined;
   if (flags.register !== undefined) {
-    const u = parseHttpUrl(String(flags.register));
-    if (typeof u === 'string') {
-      throw new UsageError(`--register ${u}`, {
-        hint: 'give the public https URL that reaches this listener, e.g. from ngrok or cloudflared',
-      });
-    }
-    registerUrl = u.toString();
+    // The same rule as `webhooks add --url`: what add refuses is never registered.
+    registerUrl = checkWebhookUrl(String(flags.register), '--register');
   }
   const eventFlags = Array.isArray(flags.event) ? (flags.event as string[]) : [];
   if (eventFlags.length > 0 && !registerUrl) {
     throw new UsageError('--event only applies with --register (it chooses what to subscribe to)');
   }
-  const events: EventName[] = eventFlags.length
-    ? [...new Set(eventFlags.map((e) => parseEventArg(e)))]
-    : [...EVENT_NAMES];
+  const events: EventName[] = parseEventList(eventFlags);
 
   const given = await resolveSecret(ctx, flags.secret, { prompt: false, why: '' });
   let secret = given?.secret;

@@ -13,10 +13,11 @@ import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
-import { urlKey } from '../../webhooks/sync/validate.js';
+import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
 import { quietOutput } from '../listing.js';
-import { isUuid, quoted } from '../meeting-types.js';
-import { allWebhooks, checkWebhookUrl, shortEvents } from './common.js';
+import { isUuid } from '../meeting-types.js';
+import { quote } from '../../text/quote.js';
+import { allWebhooks, shortEvents } from './common.js';
 
 const DELETE_CONCURRENCY = 4;
 
@@ -51,14 +52,14 @@ function chooseMode(
   if (args.length > 0) {
     const bad = args.filter((a) => !isUuid(a));
     if (bad.length > 0) {
-      throw new UsageError(`not a webhook UUID: ${bad.map(quoted).join(', ')}`, {
+      throw new UsageError(`not a webhook UUID: ${bad.map((b) => quote(b)).join(', ')}`, {
         hint: '`sched webhooks ls` shows the UUIDs; to delete by address use --url <url>',
       });
     }
     // The same UUID twice is one webhook: deleting it twice would report a false 404.
     return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
   }
-  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(String(flags.url)) };
+  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(String(flags.url), '--url') };
   return { kind: 'all' };
 }
 
@@ -112,7 +113,7 @@ export async function run(
       io.err(
         mode.kind === 'all'
           ? 'There are no webhooks; nothing was deleted.'
-          : `No webhook has the URL ${quoted(mode.url)}; nothing was deleted.`,
+          : `No webhook has the URL ${quote(mode.url)}; nothing was deleted.`,
       );
       if (globals.output === 'json') await printDeleted(ctx, []);
       return;
@@ -121,7 +122,7 @@ export async function run(
       await confirm(
         ctx,
         targets,
-        mode.kind === 'all' ? 'every webhook' : `URL ${quoted(mode.url)}`,
+        mode.kind === 'all' ? 'every webhook' : `URL ${quote(mode.url)}`,
       );
     }
   }

@@ -2,7 +2,7 @@
 // .yml), else by content (JSON starts with `{` or `[`). Syntax errors carry line and column and
 // never quote the file, which may hold a literal secret.
 import type * as YamlNs from 'yaml';
-import { lineColumn, locateJsonError } from './json-error.js';
+import { lineColumn, locateJsonError } from '../../text/json-error.js';
 
 export type SyncFileFormat = 'json' | 'yaml';
 

@@ -2,7 +2,7 @@
 // same inputs always give the same plan, which is what makes --dry-run honest.
 import type { Webhook } from '../../api/types.js';
 import type { DesiredWebhook, Plan, PlanItem, Step } from './types.js';
-import { urlKey } from './validate.js';
+import { urlKey } from '../url.js';
 
 export interface PlanOptions {
   prune: boolean;

@@ -2,6 +2,10 @@
 // named by its place in the file (`webhooks[2].events[0]: ...`). Secrets are resolved here too,
 // so an unset `secretEnv` stops the run before anything changes. No message ever quotes a secret.
 import { EVENT_NAMES, type EventName } from '../../api/types.js';
+import { quote } from '../../text/quote.js';
+import { didYouMeanInline } from '../../text/suggest.js';
+import { canonicalEventName, eventNameProblem } from '../event-names.js';
+import { urlKey, webhookUrlProblem } from '../url.js';
 import type { DesiredWebhook } from './types.js';
 
 export interface Validation {
@@ -32,57 +36,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function squash(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** The allowed name a mistyped key or event most likely meant (case, `_`, `-` ignored). */
-function nearest(word: string, allowed: readonly string[]): string | undefined {
-  const w = squash(word);
-  let best: { name: string; d: number } | undefined;
-  for (const a of allowed) {
-    const d = distance(w, squash(a));
-    if (d <= 2 && (!best || d < best.d)) best = { name: a, d };
-  }
-  return best?.name;
-}
-
-/** A value safe to quote in a message: short, one line, no control characters. */
-function quote(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = s.replace(/[\x00-\x1f\x7f-\x9f]/g, '?');
-  return JSON.stringify(clean.length > 200 ? clean.slice(0, 200) + '…' : clean);
-}
-
-/**
- * The key a URL is matched by: WHATWG-normalised (lower-case scheme and host, default port
- * dropped, `/` for an empty path), so `https://Example.com` and `https://example.com/` are one
- * endpoint. Anything unparseable is matched by its exact text.
- */
-export function urlKey(url: string): string {
-  try {
-    return new URL(url).href;
-  } catch {
-    return url;
-  }
-}
-
 export function validateSyncDocument(
   doc: unknown,
   env: Record<string, string | undefined>,
@@ -101,9 +54,8 @@ export function validateSyncDocument(
 
   for (const key of Object.keys(doc)) {
     if ((TOP_KEYS as readonly string[]).includes(key) || TOP_IGNORED.includes(key)) continue;
-    const guess = nearest(key, TOP_KEYS);
     problems.push(
-      `unknown top-level key ${quote(key)}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed: webhooks`,
+      `unknown top-level key ${quote(key, 200)}${didYouMeanInline(key, TOP_KEYS)}; allowed: webhooks`,
     );
   }
 
@@ -130,32 +82,29 @@ export function validateSyncDocument(
 
     for (const key of Object.keys(raw)) {
       if ((ENTRY_KEYS as readonly string[]).includes(key)) continue;
-      const guess = nearest(key, ENTRY_KEYS);
       problems.push(
-        `${at}: unknown key ${quote(key)}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed: ${ENTRY_KEYS.join(', ')}`,
+        `${at}: unknown key ${quote(key, 200)}${didYouMeanInline(key, ENTRY_KEYS)}; allowed: ${ENTRY_KEYS.join(', ')}`,
       );
     }
 
     // url
     let url: string | undefined;
+    const urlProblem = typeof raw.url === 'string' ? webhookUrlProblem(raw.url) : undefined;
     if (raw.url === undefined) {
       problems.push(`${at}.url: missing; give the absolute http(s) URL of the endpoint`);
     } else if (typeof raw.url !== 'string') {
       problems.push(`${at}.url: expected a string, found ${describeType(raw.url)}`);
-    } else if (hasCredentials(raw.url)) {
-      // Never quoted: the plan and the results go to CI logs, and the service shows the URL.
-      problems.push(`${at}.url: must not contain a user name or password`);
-    } else if (!isHttpUrl(raw.url)) {
-      problems.push(`${at}.url: ${quote(raw.url)} is not an absolute http(s) URL`);
-    } else if (raw.url.length > 2048) {
-      problems.push(`${at}.url: ${raw.url.length} characters long; at most 2048`);
+    } else if (urlProblem) {
+      // The same rule and words as `webhooks add --url`; credentials are never quoted (the plan
+      // and the results go to CI logs, and the service shows the URL).
+      problems.push(`${at}.url: ${urlProblem.message}`);
     } else {
       url = raw.url;
       const key = urlKey(url);
       const first = seenUrls.get(key);
       if (first !== undefined) {
         problems.push(
-          `${at}.url: ${quote(url)} is already listed at webhooks[${first}]; list each URL once`,
+          `${at}.url: ${quote(url, 200)} is already listed at webhooks[${first}]; list each URL once`,
         );
       } else {
         seenUrls.set(key, index);
@@ -175,18 +124,17 @@ export function validateSyncDocument(
     } else {
       raw.events.forEach((ev: unknown, k) => {
         const evAt = `${at}.events[${k}]`;
+        const name = typeof ev === 'string' ? canonicalEventName(ev) : undefined;
         if (typeof ev !== 'string') {
           problems.push(`${evAt}: expected an event name, found ${describeType(ev)}`);
-        } else if (!(EVENT_NAMES as readonly string[]).includes(ev)) {
-          const guess = nearest(ev, EVENT_NAMES);
-          problems.push(
-            `${evAt}: unknown event ${quote(ev)}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed: ${ALLOWED_EVENTS}`,
-          );
-        } else if (events.includes(ev as EventName)) {
+        } else if (!name) {
+          // The same rule and words as `webhooks add --event`.
+          problems.push(`${evAt}: ${eventNameProblem(ev)}`);
+        } else if (events.includes(name)) {
           // The events are a set: a repeat changes nothing, so it is not worth failing a deploy.
-          warnings.push(`${evAt}: "${ev}" is listed twice; using it once`);
+          warnings.push(`${evAt}: ${quote(ev)} is listed twice; using it once`);
         } else {
-          events.push(ev as EventName);
+          events.push(name);
         }
       });
     }
@@ -209,7 +157,7 @@ export function validateSyncDocument(
           `${at}.secretEnv: expected the name of an environment variable, found ${describeType(name)}`,
         );
       } else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        problems.push(`${at}.secretEnv: ${quote(name)} is not an environment variable name`);
+        problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
       } else {
         const value = env[name];
         if (value === undefined) {
@@ -242,23 +190,4 @@ export function validateSyncDocument(
   });
 
   return { entries: problems.length === 0 ? entries : [], problems, warnings };
-}
-
-function hasCredentials(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.username !== '' || u.password !== '';
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(s: string): boolean {
-  if (s.trim() !== s || s === '') return false;
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
 }

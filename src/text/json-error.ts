@@ -1,6 +1,7 @@
 // JSON.parse tells neither line nor column on Node 20, and some of its messages quote the whole
 // input, which may hold a literal secret. This scanner runs only after JSON.parse has failed: it
-// finds the first offending character and describes it without echoing the file.
+// finds the first offending character and describes it without echoing the file. Every reader
+// of a JSON file (sync files, the config file, the sandbox state file) reports through here.
 
 export interface JsonSyntaxProblem {
   line: number;
@@ -175,4 +176,13 @@ export function lineColumn(text: string, pos: number): { line: number; column: n
     }
   }
   return { line, column: pos - lineStart + 1 };
+}
+
+/**
+ * Why `text` (which JSON.parse refused) is not JSON, as " (line L, column C: what)" to append
+ * to a message, or '' when the scanner finds nothing wrong. Never quotes the text.
+ */
+export function jsonErrorPlace(text: string): string {
+  const where = locateJsonError(text);
+  return where ? ` (line ${where.line}, column ${where.column}: ${where.message})` : '';
 }
