@@ -5,7 +5,7 @@ import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/profiles.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
-import { quoteUrl } from './text/quote.js';
+import { quote, quoteUrl } from './text/quote.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
@@ -76,9 +76,12 @@ export function normalizeBaseUrl(raw: string, source: string): string {
     throw new UsageError(`invalid base URL from ${source}: ${quoteUrl(raw.trim())}`, { hint });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new UsageError(`invalid base URL from ${source}: ${quoteUrl(raw.trim())} is not http(s)`, {
-      hint,
-    });
+    throw new UsageError(
+      `invalid base URL from ${source}: ${quoteUrl(raw.trim())} is not http(s)`,
+      {
+        hint,
+      },
+    );
   }
   if (u.username || u.password) {
     throw new UsageError(`the base URL from ${source} must not contain credentials`, {
@@ -145,7 +148,7 @@ export function createContext(deps: ContextDeps): Context {
           baseUrl = normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL');
           baseUrlSource = 'env';
         } else if (profile?.baseUrl) {
-          baseUrl = normalizeBaseUrl(profile.baseUrl, `profile "${globals.profile}"`);
+          baseUrl = normalizeBaseUrl(profile.baseUrl, `profile ${quote(globals.profile)}`);
           baseUrlSource = 'profile';
         } else {
           baseUrl = DEFAULT_BASE_URL;
@@ -168,7 +171,7 @@ export function createContext(deps: ContextDeps): Context {
       apiP ??= (async () => {
         const creds = await ctx.credentials();
         if (!creds.apiKey) {
-          throw new AuthError(`no API key for profile "${creds.profile}"`);
+          throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
         }
         return makeClient(creds.baseUrl, creds.apiKey);
       })();

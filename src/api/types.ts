@@ -126,3 +126,18 @@ export interface ValidationErrorBody {
   message: string;
   errors: Record<string, string[]>;
 }
+
+/** A delivery a sandbox action caused, as its control endpoints (`/_sandbox/...`) report it. */
+export interface Notified {
+  webhook_uuid: string;
+  url: string;
+  event: EventName;
+  notification_uuid: string;
+  signed: boolean;
+}
+
+/** What a sandbox control endpoint (book, cancel, reschedule) answers. */
+export interface ActionResult {
+  meeting: Meeting;
+  notified: Notified[];
+}

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
 import { jsonErrorPlace } from '../text/json-error.js';
 import { quote } from '../text/quote.js';
+import { DEFAULT_SANDBOX_BASE_URL } from '../sandbox/constants.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -35,7 +36,6 @@ export interface ConfigStore {
 }
 
 export const DEFAULT_BASE_URL = 'https://secure.simplymeet.me/api';
-export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010/api';
 
 /** The base URLs `auth login` offers, default first. */
 export const KNOWN_BASE_URLS: ReadonlyArray<{ name: string; url: string; description: string }> = [
@@ -45,7 +45,11 @@ export const KNOWN_BASE_URLS: ReadonlyArray<{ name: string; url: string; descrip
     url: 'https://harmonizely.com/api',
     description: 'the older hosted address',
   },
-  { name: 'Local sandbox', url: SANDBOX_BASE_URL, description: 'started with `sched sandbox`' },
+  {
+    name: 'Local sandbox',
+    url: DEFAULT_SANDBOX_BASE_URL,
+    description: 'started with `sched sandbox`',
+  },
 ];
 
 /** Masks a secret for display: "****" plus at most the last 4 characters, fewer for short keys. */
@@ -106,11 +110,11 @@ function shapeProblem(store: unknown): string | undefined {
     return '"profiles" is not an object';
   for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
     if (!p || typeof p !== 'object' || Array.isArray(p))
-      return `profile "${name}" is not an object`;
+      return `profile ${quote(name)} is not an object`;
     for (const k of ['baseUrl', 'apiKey']) {
       const v = (p as Record<string, unknown>)[k];
       if (v !== undefined && typeof v !== 'string')
-        return `"${k}" of profile "${name}" is not a string`;
+        return `"${k}" of profile ${quote(name)} is not a string`;
     }
   }
   return undefined;

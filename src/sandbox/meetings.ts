@@ -2,7 +2,7 @@
 // is created and the link is spent), a meeting is cancelled or rescheduled — and each of these
 // is delivered to every webhook subscribed to the event. The meeting object itself is built by
 // src/webhooks/meeting.ts, the same code `sched events sample` uses.
-import type { EventName, Meeting } from '../api/types.js';
+import type { ActionResult, EventName, Meeting, Notified } from '../api/types.js';
 import {
   assertTimeZone,
   buildMeeting,
@@ -20,20 +20,6 @@ export const DEFAULT_INVITEE = {
   email: 'jordan.rivera@example.com',
   timezone: 'UTC',
 } as const;
-
-/** A delivery the action caused, as control endpoints report it. */
-export interface Notified {
-  webhook_uuid: string;
-  url: string;
-  event: EventName;
-  notification_uuid: string;
-  signed: boolean;
-}
-
-export interface ActionResult {
-  meeting: Meeting;
-  notified: Notified[];
-}
 
 export interface BookInput {
   name?: unknown;

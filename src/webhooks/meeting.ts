@@ -4,6 +4,7 @@
 // Nothing here does I/O or reads the clock unless a time is omitted.
 import { randomUUID } from 'node:crypto';
 import type { Answer, Invitee, Meeting, MeetingEventType } from '../api/types.js';
+import { quote } from '../text/quote.js';
 
 /** The meeting type a meeting is booked through. Fields beyond name/slug/duration default. */
 export interface MeetingTypeInput {
@@ -105,7 +106,8 @@ export interface Rescheduling {
 
 function toDate(value: Date | string, what: string): Date {
   const d = typeof value === 'string' ? new Date(value) : new Date(value.getTime());
-  if (Number.isNaN(d.getTime())) throw new RangeError(`${what} is not a valid time: "${value}"`);
+  if (Number.isNaN(d.getTime()))
+    throw new RangeError(`${what} is not a valid time: ${quote(String(value))}`);
   d.setUTCMilliseconds(0);
   return d;
 }
@@ -134,7 +136,7 @@ function partsIn(date: Date, timeZone: string) {
         hourCycle: 'h23',
       });
     } catch {
-      throw new RangeError(`unknown time zone "${timeZone}"`);
+      throw new RangeError(`unknown time zone ${quote(timeZone)}`);
     }
     formatters.set(timeZone, f);
   }

@@ -308,7 +308,9 @@ describe('sched webhooks sync (sandbox)', () => {
     expect(r.stderr).toContain(
       'webhooks[1]: unknown key "colour"; allowed: url, events, secret, secretEnv',
     );
-    expect(r.stderr).toContain('webhooks[1].url: must be an absolute http(s) URL without spaces; got "not-a-url"');
+    expect(r.stderr).toContain(
+      'webhooks[1].url: must be an absolute http(s) URL without spaces; got "not-a-url"',
+    );
     expect(r.stderr).toContain(
       'webhooks[1].secretEnv: environment variable SYNC_UNSET_VARIABLE is not set',
     );

@@ -1,5 +1,6 @@
 // sched auth logout — removes the stored key of the profile (its base URL stays).
 import type { Context } from '../../context.js';
+import { quote } from '../../text/quote.js';
 
 export async function run(
   ctx: Context,
@@ -11,8 +12,8 @@ export async function run(
   const removed = store.deleteKey(profile);
   ctx.io.err(
     removed
-      ? `${ctx.io.colorErr.green('✓')} Removed the API key of profile "${profile}" from ${store.path}`
-      : `No API key is stored for profile "${profile}"; nothing to remove`,
+      ? `${ctx.io.colorErr.green('✓')} Removed the API key of profile ${quote(profile)} from ${store.path}`
+      : `No API key is stored for profile ${quote(profile)}; nothing to remove`,
   );
   if (ctx.env.SCHED_API_KEY) {
     ctx.io.err('note: SCHED_API_KEY is still set in the environment; unset it to log out fully');

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { AuthError, isSchedError } from '../../errors.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Column } from '../../output/render.js';
+import { quote } from '../../text/quote.js';
 
 export interface AuthStatus {
   profile: string;
@@ -46,10 +47,10 @@ export async function run(
   const sourceText = (s: AuthStatus): string => {
     if (s.keySource === 'env') {
       return creds.envOverridesProfileKey
-        ? `env SCHED_API_KEY (overrides the key stored in profile "${s.profile}")`
+        ? `env SCHED_API_KEY (overrides the key stored in profile ${quote(s.profile)})`
         : 'env SCHED_API_KEY';
     }
-    return s.keySource === 'profile' ? `profile "${s.profile}"` : 'none';
+    return s.keySource === 'profile' ? `profile ${quote(s.profile)}` : 'none';
   };
   const columns: Column<AuthStatus>[] = [
     { key: 'profile', header: 'Profile', value: (s) => s.profile, style: 'bold' },
@@ -72,10 +73,10 @@ export async function run(
   await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
 
   if (creds.envOverridesProfileKey) {
-    ctx.io.err(`note: SCHED_API_KEY overrides the key stored in profile "${creds.profile}"`);
+    ctx.io.err(`note: SCHED_API_KEY overrides the key stored in profile ${quote(creds.profile)}`);
   }
   if (!creds.apiKey) {
-    throw new AuthError(`no API key for profile "${creds.profile}"`);
+    throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
   }
   if (failure) throw failure;
 }

@@ -2,6 +2,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { SHELLS, type Shell } from '../../completion/model.js';
+import { quote } from '../../text/quote.js';
 
 export async function run(
   ctx: Context,
@@ -11,7 +12,7 @@ export async function run(
   const shell = (args[0] ?? '').trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(
-      `unknown shell "${args[0] ?? ''}"; completion scripts exist for ${SHELLS.join(', ')}`,
+      `unknown shell ${quote(args[0] ?? '')}; completion scripts exist for ${SHELLS.join(', ')}`,
       { hint: 'run `sched completion bash`, `sched completion zsh` or `sched completion fish`' },
     );
   }

@@ -13,6 +13,7 @@ import { payloadSource, readPayload, resolveSecret } from '../../webhooks/input.
 import { sampleDelivery } from '../../webhooks/sample.js';
 import { checkEventName } from '../../webhooks/event-names.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
+import { quote } from '../../text/quote.js';
 
 /** Printable start of a receiver's answer: one line, control characters removed. */
 function excerpt(body: Buffer, max = 200): string {
@@ -49,7 +50,7 @@ export async function run(
       ctx.io.err(`note: ${src.label} is not a JSON object; sending it unchanged anyway`);
     } else if (summary.event !== undefined && summary.event !== event) {
       ctx.io.err(
-        `note: the payload says "event":"${summary.event}", not ${event}; sending it unchanged`,
+        `note: the payload says "event":${quote(summary.event)}, not ${event}; sending it unchanged`,
       );
     }
   } else {

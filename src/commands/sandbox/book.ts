@@ -3,6 +3,8 @@
 // meetingScheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
 
 interface BookFlags {
@@ -20,18 +22,18 @@ export function parseLinkArg(arg: string | undefined): { code: string; url?: URL
     try {
       url = new URL(v);
     } catch {
-      throw new UsageError(`"${v}" is not a valid URL`);
+      throw new UsageError(`${quoteUrl(v)} is not a valid URL`);
     }
     const m = /\/s\/([^/]+)\/?$/.exec(url.pathname);
     if (!m) {
-      throw new UsageError(`"${v}" is not a single-use link URL`, {
-        hint: 'links look like http://127.0.0.1:4010/s/<code>',
+      throw new UsageError(`${quoteUrl(v)} is not a single-use link URL`, {
+        hint: `links look like http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/<code>`,
       });
     }
     return { code: decodeURIComponent(m[1]!), url };
   }
   if (!/^[A-Za-z0-9_-]+$/.test(v)) {
-    throw new UsageError(`"${arg ?? ''}" is neither a link code nor a link URL`, {
+    throw new UsageError(`${quote(arg ?? '')} is neither a link code nor a link URL`, {
       hint: 'give the code or the URL that `sched link create` printed',
     });
   }
@@ -42,7 +44,7 @@ function checkTimeZone(tz: string): string {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
   } catch {
-    throw new UsageError(`--timezone "${tz}" is not a known time zone`, {
+    throw new UsageError(`--timezone ${quote(tz)} is not a known time zone`, {
       hint: 'use an IANA name such as Europe/Berlin or America/New_York',
     });
   }
@@ -68,7 +70,7 @@ export async function run(
     client,
     '/_sandbox/book',
     body,
-    `no single-use link "${link.code}" in the sandbox at ${client.baseUrl}`,
+    `no single-use link ${quote(link.code)} in the sandbox at ${client.baseUrl}`,
   );
   await printResult(ctx, client, `Booked meeting ${result.meeting.uuid}`, result);
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { type Act, examples, portNumber } from '../define.js';
+import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 
 function seedCount(value: string): number {
   const v = value.trim();
@@ -16,7 +17,12 @@ export function register(program: Command, act: Act): void {
       .description(
         'Run a local emulator of the whole service API, with bookings and signed deliveries',
       )
-      .option('--port <n>', 'port to listen on (0 = any free port)', portNumber, 4010)
+      .option(
+        '--port <n>',
+        'port to listen on (0 = any free port)',
+        portNumber,
+        DEFAULT_SANDBOX_PORT,
+      )
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option(
         '--api-key <key>',
@@ -47,7 +53,10 @@ export function register(program: Command, act: Act): void {
       .option('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)')
       .option('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)')
       .action(act(() => import('./book.js'))),
-    ['sched sandbox book http://127.0.0.1:4010/s/abc123', 'sched sandbox book abc123 --json'],
+    [
+      `sched sandbox book http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/abc123`,
+      'sched sandbox book abc123 --json',
+    ],
   );
   examples(
     sandbox

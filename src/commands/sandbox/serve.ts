@@ -4,6 +4,8 @@
 import type { Context } from '../../context.js';
 import { Failure, UsageError } from '../../errors.js';
 import type { SandboxLogEvent } from '../../sandbox/index.js';
+import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { quoteUrl } from '../../text/quote.js';
 
 interface ServeFlags {
   port?: number;
@@ -24,12 +26,12 @@ function checkPublicUrl(raw: string): string {
   try {
     u = new URL(raw);
   } catch {
-    throw new UsageError(`--public-url "${raw}" is not an absolute URL`, {
+    throw new UsageError(`--public-url ${quoteUrl(raw)} is not an absolute URL`, {
       hint: 'use e.g. --public-url https://my-tunnel.example.com',
     });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new UsageError(`--public-url "${raw}" is not http(s)`);
+    throw new UsageError(`--public-url ${quoteUrl(raw)} is not http(s)`);
   }
   return raw.replace(/\/+$/, '');
 }
@@ -69,7 +71,7 @@ export async function run(
   try {
     sb = await startSandbox({
       host: flags.host,
-      port: flags.port ?? 4010,
+      port: flags.port ?? DEFAULT_SANDBOX_PORT,
       apiKey: flags.apiKey,
       stateFile: flags.state,
       serviceName: flags.serviceName,
@@ -85,13 +87,16 @@ export async function run(
     }
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') {
-      throw new Failure(`port ${flags.port ?? 4010} on ${flags.host ?? '127.0.0.1'} is in use`, {
-        hint: 'choose another with --port <n>, or --port 0 for any free port',
-      });
+      throw new Failure(
+        `port ${flags.port ?? DEFAULT_SANDBOX_PORT} on ${flags.host ?? '127.0.0.1'} is in use`,
+        {
+          hint: 'choose another with --port <n>, or --port 0 for any free port',
+        },
+      );
     }
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
       throw new Failure(
-        `cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? 4010}: ${err.code}`,
+        `cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? DEFAULT_SANDBOX_PORT}: ${err.code}`,
         { hint: 'check --host and --port' },
       );
     }

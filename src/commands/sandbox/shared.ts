@@ -2,25 +2,13 @@
 // control endpoints, turning its answers into clear errors, and printing the meeting and the
 // webhooks that were notified.
 import type { ApiClient } from '../../api/client.js';
-import type { Meeting } from '../../api/types.js';
+import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
+import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
-
-export interface Notified {
-  webhook_uuid: string;
-  url: string;
-  event: string;
-  notification_uuid: string;
-  signed: boolean;
-}
-
-export interface ActionResult {
-  meeting: Meeting;
-  notified: Notified[];
-}
 
 interface DeliveryView {
   notification_uuid: string;
@@ -36,7 +24,7 @@ const ISO_WITH_OFFSET =
 export function checkIsoTime(value: string, flag = '--at'): string {
   const v = value.trim();
   if (!ISO_WITH_OFFSET.test(v) || Number.isNaN(Date.parse(v))) {
-    throw new UsageError(`${flag} "${value}" is not an ISO 8601 time with an offset`, {
+    throw new UsageError(`${flag} ${quote(value)} is not an ISO 8601 time with an offset`, {
       hint: `e.g. ${flag} 2026-12-01T15:00:00+01:00 or ${flag} 2026-12-01T14:00:00Z`,
     });
   }
@@ -48,7 +36,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function checkMeetingUuid(value: string | undefined): string {
   const v = (value ?? '').trim();
   if (!UUID.test(v)) {
-    throw new UsageError(`"${value ?? ''}" is not a meeting UUID`, {
+    throw new UsageError(`${quote(value ?? '')} is not a meeting UUID`, {
       hint: '`sched sandbox book` prints the UUID of the meeting it creates',
     });
   }

@@ -20,6 +20,7 @@ import { parseEventList } from '../../webhooks/event-names.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
 import { SIGNATURE_HEADER, diagnoseSignature, verifySignature } from '../../webhooks/signature.js';
+import { quote } from '../../text/quote.js';
 
 export type Verdict = 'valid' | 'invalid' | 'missing' | 'unchecked';
 
@@ -342,7 +343,7 @@ export async function run(
       });
     }
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
-      throw new UsageError(`cannot listen on host "${host}": not an address of this machine`);
+      throw new UsageError(`cannot listen on host ${quote(host)}: not an address of this machine`);
     }
     if (e.code === 'EACCES') {
       throw new Failure(`not allowed to listen on port ${port}`, {

@@ -59,7 +59,8 @@ function chooseMode(
     // The same UUID twice is one webhook: deleting it twice would report a false 404.
     return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
   }
-  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(String(flags.url), '--url') };
+  if (flags.url !== undefined)
+    return { kind: 'url', url: checkWebhookUrl(String(flags.url), '--url') };
   return { kind: 'all' };
 }
 
@@ -119,11 +120,7 @@ export async function run(
       return;
     }
     if (!yes) {
-      await confirm(
-        ctx,
-        targets,
-        mode.kind === 'all' ? 'every webhook' : `URL ${quote(mode.url)}`,
-      );
+      await confirm(ctx, targets, mode.kind === 'all' ? 'every webhook' : `URL ${quote(mode.url)}`);
     }
   }
 
