@@ -111,8 +111,12 @@ describe('sched events sample', () => {
     for (const n of ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled']) {
       expect(r.stderr).toContain(n);
     }
-    const near = await runSched(['events', 'sample', 'meetingcancelled']);
+    // Event names forgive case, as `webhooks add --event` always did (one rule for every caller).
+    const near = await runSched(['events', 'sample', 'meetingCanceled']);
     expect(near.code).toBe(2);
-    expect(near.stderr).toMatch(/did you mean meetingCancelled/);
+    expect(near.stderr).toMatch(/did you mean "meetingCancelled"/);
+    const cased = await runSched(['events', 'sample', 'meetingcancelled']);
+    expect(cased.code).toBe(0);
+    expect(JSON.parse(cased.stdout)).toMatchObject({ event: 'meetingCancelled' });
   });
 });

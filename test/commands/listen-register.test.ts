@@ -8,6 +8,7 @@ import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { runSched } from '../helpers/run.js';
 import { createHmac } from 'node:crypto';
 
 let sb: TestSandbox;
@@ -165,6 +166,24 @@ describe('sched webhooks listen --register', () => {
       expect(await webhooksInSandbox()).toEqual([]);
     } finally {
       await app.close();
+    }
+  });
+
+  it('refuses what `webhooks add --url` refuses: exit 2, no port opened, nothing registered', async () => {
+    const long = `http://127.0.0.1:9/${'a'.repeat(2100)}`;
+    for (const url of ['http://user:pw-9e1d@127.0.0.1:9/hook', 'http://127.0.0.1:9/a b', long]) {
+      const added = await runSched(['webhooks', 'add', '--url', url, '--no-secret'], {
+        env: { ...sb.env },
+      });
+      expect(added.code, url).toBe(2);
+      sb.requests.length = 0;
+      const l = start(['--port', '0', '--register', url], { ...sb.env });
+      expect(await l.done, url).toBe(2);
+      expect(l.io.stderrText()).toMatch(/^error: --register must /m);
+      expect(l.io.stderrText()).not.toMatch(/listening|pw-9e1d/);
+      // Nothing reached the service: no POST, no webhook.
+      expect(sb.requests.filter((r) => r.method === 'POST')).toEqual([]);
+      expect(await webhooksInSandbox()).toEqual([]);
     }
   });
 
