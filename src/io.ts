@@ -15,7 +15,7 @@ export interface IO {
   readonly color: ChalkInstance;
   /** Colours for stderr. */
   readonly colorErr: ChalkInstance;
-  /** Terminal width of stdout, or 80. */
+  /** Width for terminal output: COLUMNS when a positive integer, else the terminal's, else 80. */
   readonly columns: number;
   /** True when a prompt may be shown: a terminal on stdin and stdout, and no --no-input. */
   canPrompt(): boolean;
@@ -45,6 +45,29 @@ export function colorLevel(isTTY: boolean, settings: ColorSettings): 0 | 1 | 2 |
     return 1;
   }
   return isTTY ? 1 : 0;
+}
+
+/**
+ * The width terminal output is laid out for: env COLUMNS when it is a positive integer (to
+ * try a width, or to fix one for a log), else the terminal's own width, else 80.
+ */
+export function terminalColumns(
+  env: Record<string, string | undefined>,
+  ttyColumns: number | undefined,
+): number {
+  const fromEnv = env.COLUMNS?.trim() ?? '';
+  if (/^[0-9]{1,5}$/.test(fromEnv) && Number(fromEnv) > 0) return Number(fromEnv);
+  return ttyColumns !== undefined && ttyColumns > 0 ? ttyColumns : 80;
+}
+
+/**
+ * SCHED_FORCE_TTY (any value but empty, 0 or false): stdout is treated as a terminal even
+ * when redirected — tables with headers and pretty JSON in a log, like gh's GH_FORCE_TTY.
+ * The width then comes from COLUMNS, else 80.
+ */
+export function forcedTTY(env: Record<string, string | undefined>): boolean {
+  const v = env.SCHED_FORCE_TTY;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 export interface StreamIOOptions {
@@ -79,7 +102,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
     stderrIsTTY: o.stderrIsTTY,
     color,
     colorErr,
-    columns: o.columns ?? 80,
+    columns: terminalColumns(o.color.env, o.columns),
     canPrompt: () => !o.noInput && o.stdinIsTTY && o.stdoutIsTTY,
     async out(text: string) {
       if (stdoutClosed) throw new QuietExit();
@@ -115,7 +138,7 @@ export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO 
     stdout: process.stdout,
     stderr: process.stderr,
     stdinIsTTY: Boolean(process.stdin.isTTY),
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY) || forcedTTY(process.env),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns,
     color: { flag: opts.color, env: process.env },

@@ -3,6 +3,8 @@
 // is written as it arrives).
 //
 //   table, stdout a terminal   aligned table with a header row, colour, fitted to the width
+//                              (io.columns: COLUMNS, else the terminal's); when it cannot
+//                              fit without breaking a URL or UUID, `NAME  value` records
 //   table, stdout not a tty    tab-separated rows, no header, no colour (like gh)
 //   json                       exactly the objects given; pretty on a terminal, compact otherwise
 //   ndjson                     one compact object per line
@@ -35,13 +37,15 @@ export interface Column<T> {
   display?: (item: T) => CellValue;
   /**
    * Terminal table only: this column may be truncated (with …) to fit the width. Columns
-   * people copy (UUIDs, URLs, codes) leave it unset and are never cut.
+   * people copy (UUIDs, URLs, codes) leave it unset and are never cut; a cell holding a URL
+   * or UUID is never cut either.
    */
   shrink?: boolean;
   /**
    * Terminal table only: this column may wrap onto more lines (at spaces, commas and
-   * slashes, else anywhere) to fit the width. Nothing is lost, so it suits names, lists
-   * and URLs; rows stay aligned.
+   * slashes, else anywhere) to fit the width. Nothing is lost, so it suits names and lists;
+   * a URL or UUID inside is never broken (the column is kept at least that wide). Rows stay
+   * aligned.
    */
   wrap?: boolean;
   /** Terminal table only: the narrowest a shrink/wrap column is made (default 8, or its header). */
@@ -211,7 +215,7 @@ async function renderTerminalTable<T>(
 ): Promise<number> {
   // Column widths depend on every row, so a terminal table (meant for a person to read)
   // is the one format that holds its rows before writing.
-  const rows: string[][] = [];
+  const rows: CellValue[][] = [];
   const print = async () => {
     if (rows.length > 0) await io.out(await formatTable(io, columns, rows));
   };
@@ -219,7 +223,7 @@ async function renderTerminalTable<T>(
     io,
     items,
     (item) => {
-      rows.push(columns.map((c) => cellText((c.display ?? c.value)(item), ', ')));
+      rows.push(columns.map((c) => (c.display ?? c.value)(item)));
       return '';
     },
     print,
@@ -231,17 +235,73 @@ async function renderTerminalTable<T>(
 const GAP = 2;
 const MIN_SHRUNK_WIDTH = 8;
 
-/** Display width, close enough for fitting (cli-table3 measures exactly when it truncates). */
+/**
+ * The most characters of one value a terminal shows, so that a hostile or absurd value (a
+ * 100,000-character name) costs no more to lay out than a long one. Text that may wrap or be
+ * cut is capped at MAX_TEXT_CELL; values kept whole (UUIDs, URLs, codes) at MAX_WHOLE_CELL,
+ * the longest webhook URL the tool accepts. A capped value ends in …; JSON, NDJSON, CSV and
+ * TSV always carry the full value.
+ */
+export const MAX_TEXT_CELL = 256;
+export const MAX_WHOLE_CELL = 2048;
+
+/** How a column gives way to the width: never (kept whole), by wrapping, or cut with …. */
+type Fit = 'whole' | 'wrap' | 'shrink';
+
+function fitOf(c: Column<unknown>): Fit {
+  return c.wrap ? 'wrap' : c.shrink ? 'shrink' : 'whole';
+}
+
+/** At most `max` characters: the first max - 1 and an ellipsis. */
+function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text.slice(0, 2 * max));
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}
+
+/** A cell as a terminal shows it: sanitized, arrays joined with ", ", capped. */
+function terminalText(v: CellValue, fit: Fit): string {
+  return capText(cellText(v, ', '), fit === 'whole' ? MAX_WHOLE_CELL : MAX_TEXT_CELL);
+}
+
+// Combining marks and format characters take no column; East Asian wide/fullwidth and most
+// emoji take two.
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+
+function charWidth(ch: string): number {
+  if (ch < '\u0300') return 1;
+  if (ZERO_WIDTH.test(ch)) return 0;
+  return WIDE.test(ch) ? 2 : 1;
+}
+
+/** The columns a string takes on a terminal (it holds no escape sequences: cells are sanitized). */
 function width(s: string): number {
   let w = 0;
-  for (const ch of s) w += (ch.codePointAt(0) ?? 0) >= 0x1100 && isWide(ch) ? 2 : 1;
+  for (const ch of s) w += charWidth(ch);
   return w;
 }
 
-function isWide(ch: string): boolean {
-  return /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u.test(
-    ch,
-  );
+function maxOf(values: Iterable<number>, start = 0): number {
+  let m = start;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
+/**
+ * What people copy and a line break would spoil: a URL (scheme://…, up to white space) or a
+ * UUID. wrapText never breaks inside one and a shrink column never cuts one, whatever the
+ * column's flags say.
+ */
+const UNBREAKABLE =
+  /[a-z][a-z0-9+.-]*:\/\/\S+|(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/giu;
+
+/** The widest URL or UUID in `text`, 0 when there is none. */
+function widestUnbreakable(text: string): number {
+  let w = 0;
+  for (const m of text.matchAll(UNBREAKABLE)) w = Math.max(w, width(m[0]));
+  return w;
 }
 
 export interface FitColumn {
@@ -261,8 +321,8 @@ export interface FitColumn {
  * The width of each column (null: hidden) for a terminal `available` columns wide. The
  * reducible columns give up width, widest first (narrowFirst ones before the rest), never
  * below their minimum. When that is not enough, optional columns are hidden, rightmost first,
- * and the rest fitted again. When even that is not enough the table is left wider than the
- * terminal rather than cutting an ID.
+ * and the rest fitted again. When even that is not enough the widths are still wider than
+ * `available` (nothing is ever cut below its minimum): the caller then prints records.
  */
 export function planWidths(cols: readonly FitColumn[], available: number): (number | null)[] {
   const shown = cols.map(() => true);
@@ -292,9 +352,39 @@ export function planWidths(cols: readonly FitColumn[], available: number): (numb
 /** Where a line may break: after white space, a comma, a slash, ? or &. */
 const BREAK_AFTER = /[^\s,/?&]+[\s,/?&]*|[\s,/?&]+/gu;
 
+/** The pieces a line may break between; a URL or UUID is one piece. */
+function segments(text: string): Array<{ seg: string; whole: boolean }> {
+  const out: Array<{ seg: string; whole: boolean }> = [];
+  const words = (s: string) => {
+    for (const seg of s.match(BREAK_AFTER) ?? []) out.push({ seg, whole: false });
+  };
+  let at = 0;
+  for (const m of text.matchAll(UNBREAKABLE)) {
+    words(text.slice(at, m.index));
+    out.push({ seg: m[0], whole: true });
+    at = m.index + m[0].length;
+  }
+  words(text.slice(at));
+  return out;
+}
+
+/** The longest start of `text` at most `max` wide (at least one character). */
+function cutAt(text: string, max: number): string {
+  let cut = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = charWidth(ch);
+    if (w + cw > max && cut !== '') break;
+    cut += ch;
+    w += cw;
+  }
+  return cut;
+}
+
 /**
  * Splits `text` into lines at most `max` wide, breaking after spaces, commas and slashes when
- * it can, else inside a word. Trailing spaces of a line are dropped.
+ * it can, else inside a word — but never inside a URL or a UUID, which gets a line of its own
+ * (wider than `max` if it must). Trailing spaces of a line are dropped.
  */
 export function wrapText(text: string, max: number): string[] {
   if (width(text) <= max) return [text];
@@ -304,27 +394,29 @@ export function wrapText(text: string, max: number): string[] {
     if (line.trim() !== '') lines.push(line.trimEnd());
     line = '';
   };
-  for (const seg of text.match(BREAK_AFTER) ?? [text]) {
+  for (const { seg, whole } of segments(text)) {
     if (width((line + seg).trimEnd()) <= max) {
       line += seg;
       continue;
     }
     push();
     let rest = seg.trimStart();
-    while (width(rest.trimEnd()) > max) {
-      let cut = '';
-      for (const ch of rest) {
-        if (width(cut + ch) > max) break;
-        cut += ch;
+    if (!whole) {
+      while (width(rest.trimEnd()) > max) {
+        const cut = cutAt(rest, max);
+        lines.push(cut);
+        rest = rest.slice(cut.length);
       }
-      if (cut === '') cut = [...rest][0] ?? ''; // one character wider than the column
-      lines.push(cut);
-      rest = rest.slice(cut.length);
     }
     line = rest;
   }
   push();
   return lines.length > 0 ? lines : [''];
+}
+
+/** `text` cut to at most `max` columns, ending in … when it was cut. */
+function truncate(text: string, max: number): string {
+  return width(text) <= max ? text : cutAt(text, Math.max(0, max - 1)) + '…';
 }
 
 /** planWidths for columns that are all shown: shrinkable ones narrowed widest first. */
@@ -340,63 +432,97 @@ export function fitWidths(
   ).map((w, i) => w ?? natural[i]!);
 }
 
+function headerOf(c: Column<unknown>): string {
+  return c.header ?? c.key.toUpperCase();
+}
+
+function padEnd(text: string, w: number): string {
+  return text + ' '.repeat(Math.max(0, w - width(text)));
+}
+
+/**
+ * A terminal table: a header row and aligned columns, two spaces apart, no borders. Columns
+ * give way to the width as their flags allow (planWidths); a URL or UUID is never broken or
+ * cut. When the table cannot fit even so, the rows are printed as records instead.
+ */
 async function formatTable<T>(
   io: IO,
   allColumns: readonly Column<T>[],
-  allRows: readonly string[][],
+  values: readonly CellValue[][],
 ): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  const allHeaders = allColumns.map((c) => c.header ?? c.key.toUpperCase());
+  const fits = allColumns.map((c) => fitOf(c as Column<unknown>));
+  const allHeaders = allColumns.map((c) => headerOf(c as Column<unknown>));
+  const allRows = values.map((r) => r.map((v, i) => terminalText(v, fits[i]!)));
+  const allNatural = allColumns.map((_, i) =>
+    maxOf(
+      allRows.map((r) => width(r[i]!)),
+      width(allHeaders[i]!),
+    ),
+  );
   const planned = planWidths(
-    allColumns.map((c, i) => ({
-      natural: Math.max(width(allHeaders[i]!), ...allRows.map((r) => width(r[i] ?? ''))),
-      min: Math.max(width(allHeaders[i]!), c.minWidth ?? MIN_SHRUNK_WIDTH),
-      reducible: c.shrink === true || c.wrap === true,
-      narrowFirst: c.narrowFirst,
-      optional: c.optional,
-    })),
+    allColumns.map((c, i) => {
+      // A wrapped column is no narrower than its widest URL or UUID; a cut one keeps every
+      // cell holding one whole.
+      const unbreakable = maxOf(
+        allRows.map((r) => {
+          const text = r[i]!;
+          if (fits[i] === 'wrap') return widestUnbreakable(text);
+          return fits[i] === 'shrink' && widestUnbreakable(text) > 0 ? width(text) : 0;
+        }),
+      );
+      return {
+        natural: allNatural[i]!,
+        min: Math.max(width(allHeaders[i]!), c.minWidth ?? MIN_SHRUNK_WIDTH, unbreakable),
+        reducible: fits[i] !== 'whole',
+        narrowFirst: c.narrowFirst,
+        optional: c.optional,
+      };
+    }),
     io.columns,
   );
   const keep = allColumns.map((_, i) => i).filter((i) => planned[i] !== null);
+  const total = keep.reduce((a, i) => a + planned[i]!, 0) + GAP * (keep.length - 1);
+  if (total > io.columns) return formatRecords(io, allColumns, values);
+
   const columns = keep.map((i) => allColumns[i]!);
   const headers = keep.map((i) => allHeaders[i]!);
-  const natural = keep.map((i) =>
-    Math.max(width(allHeaders[i]!), ...allRows.map((r) => width(r[i] ?? ''))),
-  );
+  const natural = keep.map((i) => allNatural[i]!);
   const widths = keep.map((i) => planned[i]!);
-  const rows = allRows.map((r) => keep.map((i) => r[i] ?? ''));
+  const rows = allRows.map((r) => keep.map((i) => r[i]!));
+  const fit = keep.map((i) => fits[i]!);
 
   // Wrapped columns often need less than they were given (a list breaks at its commas): the
   // width they leave is handed back to the columns that were narrowed, wrapped ones first.
-  const wrapAll = (i: number) => rows.map((r) => wrapText(r[i]!, widths[i]!));
-  const used = (i: number, cells: string[][]) =>
-    Math.max(width(headers[i]!), ...cells.map((lines) => Math.max(...lines.map(width))));
   let spare = 0;
   const compacted = new Set<number>();
-  columns.forEach((c, i) => {
-    if (!c.wrap || widths[i]! >= natural[i]!) return;
-    const u = used(i, wrapAll(i));
-    if (u >= widths[i]!) return;
-    spare += widths[i]! - u;
-    widths[i] = u;
+  fit.forEach((f, i) => {
+    if (f !== 'wrap' || widths[i]! >= natural[i]!) return;
+    const used = maxOf(
+      rows.map((r) => maxOf(wrapText(r[i]!, widths[i]!).map(width))),
+      width(headers[i]!),
+    );
+    if (used >= widths[i]!) return;
+    spare += widths[i]! - used;
+    widths[i] = used;
     compacted.add(i);
   });
   for (const wrapFirst of [true, false]) {
-    columns.forEach((c, i) => {
-      if (spare <= 0 || compacted.has(i) || Boolean(c.wrap) !== wrapFirst) return;
+    fit.forEach((f, i) => {
+      if (spare <= 0 || compacted.has(i) || (f === 'wrap') !== wrapFirst) return;
       const give = Math.min(spare, natural[i]! - widths[i]!);
       if (give <= 0) return;
       widths[i]! += give;
       spare -= give;
     });
   }
-  const cells = rows.map((r) =>
-    r.map((text, i) => (columns[i]!.wrap ? wrapText(text, widths[i]!) : [text])),
-  );
 
+  // cli-table3 aligns and joins the cells. It is handed one row per screen line, each cell
+  // already wrapped or cut to its width, and no column widths: it measures each column from
+  // its cells, so it never truncates (a URL or UUID stays whole), and no cell spans lines
+  // (its cost grows with the cube of a multi-line cell's length).
+  const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: headers.map((h) => io.color.bold(h)),
-    colWidths: widths,
     colAligns: columns.map((c) => c.align ?? 'left'),
     chars: {
       top: '',
@@ -419,13 +545,20 @@ async function formatTable<T>(
     // detection, so the table styles nothing itself.
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
-  for (const r of cells) {
-    table.push(
-      r.map((lines, i) => {
-        const style = columns[i]!.style;
-        return lines.map((text) => (style && text ? io.color[style](text) : text)).join('\n');
-      }),
+  const paint = (text: string, i: number) => {
+    const s = columns[i]!.style;
+    return s && text ? io.color[s](text) : text;
+  };
+  for (const r of rows) {
+    const cells = r.map((text, i) =>
+      fit[i] === 'wrap'
+        ? wrapText(text, widths[i]!)
+        : fit[i] === 'shrink'
+          ? [truncate(text, widths[i]!)]
+          : [text],
     );
+    const height = maxOf(cells.map((c) => c.length));
+    for (let l = 0; l < height; l++) table.push(cells.map((c, i) => paint(c[l] ?? '', i)));
   }
   return (
     table
@@ -434,6 +567,80 @@ async function formatTable<T>(
       .map((l) => l.replace(/ +$/, ''))
       .join('\n') + '\n'
   );
+}
+
+interface Field {
+  column: Column<unknown>;
+  value: CellValue;
+}
+
+/** The fields of one item as a field list shows them: terminal-only ones only when set. */
+function fieldsOf<T>(columns: readonly Column<T>[], values: readonly CellValue[]): Field[] {
+  return columns
+    .map((c, i) => ({ column: c as Column<unknown>, value: values[i] }))
+    .filter(({ column, value }) => !column.terminalOnly || cellText(value, ', ') !== '');
+}
+
+/**
+ * One item as `NAME  value` lines, the names aligned. A value that does not fit beside its
+ * name: a list goes one item per line, text that may wrap wraps under itself, and a value
+ * kept whole (a URL, a UUID) goes on its own line below the name, so it is never broken.
+ * Returns the lines and the width of the widest.
+ */
+function fieldLines(io: IO, fields: readonly Field[]): { lines: string[]; widest: number } {
+  const cols = io.columns;
+  const names = fields.map(({ column }) => headerOf(column));
+  const nameWidth = maxOf(names.map(width));
+  const indent = nameWidth + GAP;
+  const lines: string[] = [];
+  let widest = 0;
+  const add = (plain: string, styled: string) => {
+    widest = Math.max(widest, width(plain));
+    lines.push(styled.replace(/ +$/, ''));
+  };
+  fields.forEach(({ column, value }, f) => {
+    const fit = fitOf(column);
+    const paint = (t: string) => (column.style && t ? io.color[column.style](t) : t);
+    const name = padEnd(names[f]!, nameWidth);
+    const label = io.color.bold(name) + ' '.repeat(GAP);
+    const text = terminalText(value, fit);
+    const beside = (parts: readonly string[]) =>
+      parts.forEach((t, n) =>
+        add(name + '  ' + t, (n === 0 ? label : ' '.repeat(indent)) + paint(t)),
+      );
+    if (indent + width(text) <= cols || text === '') {
+      beside([text]);
+    } else if (Array.isArray(value) && value.length > 1) {
+      beside(value.map((x) => terminalText(x, fit)));
+    } else if (fit !== 'whole' && cols - indent >= MIN_SHRUNK_WIDTH * 2) {
+      beside(wrapText(text, cols - indent));
+    } else {
+      add(name, io.color.bold(name));
+      const under = GAP + width(text) <= cols ? ' '.repeat(GAP) : '';
+      add(under + text, under + paint(text));
+    }
+  });
+  return { lines, widest: Math.min(widest, cols) };
+}
+
+/**
+ * The rows of a table too wide for the terminal, as records (like psql's \x): a
+ * `-[ RECORD n ]---` rule, then one `NAME  value` line per column, every column shown.
+ */
+function formatRecords<T>(
+  io: IO,
+  columns: readonly Column<T>[],
+  values: readonly CellValue[][],
+): string {
+  const records = values.map((r) => fieldLines(io, fieldsOf(columns, r)));
+  const widest = maxOf(records.map((r) => r.widest));
+  let out = '';
+  records.forEach((r, n) => {
+    const title = `-[ RECORD ${n + 1} ]`;
+    out += io.color.dim(title + '-'.repeat(Math.max(1, widest - title.length))) + '\n';
+    out += r.lines.join('\n') + '\n';
+  });
+  return out;
 }
 
 /**
@@ -455,25 +662,8 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
         await renderList(io, [item], opts);
         return;
       }
-      const fields = opts.columns
-        .map((c) => ({ c, v: c.value(item) }))
-        .filter(({ c, v }) => !c.terminalOnly || cellText(v, ', ') !== '');
-      const headers = fields.map(({ c }) => c.header ?? c.key.toUpperCase());
-      const pad = Math.max(...headers.map(width));
-      const lines = fields.map(({ c, v }, i) => {
-        // A list too long for the line gets one item per line, aligned under the first.
-        const oneLine = cellText(v, ', ');
-        const items =
-          Array.isArray(v) && pad + 2 + width(oneLine) > io.columns
-            ? v.map((x) => cellText(x, ', '))
-            : [oneLine];
-        const styled = items.map((t) => (c.style && t ? io.color[c.style](t) : t));
-        return `${io.color.bold(headers[i]!.padEnd(pad))}  ${styled.join('\n' + ' '.repeat(pad + 2))}`.replace(
-          / +$/,
-          '',
-        );
-      });
-      await io.out(lines.join('\n') + '\n');
+      const values = opts.columns.map((c) => c.value(item));
+      await io.out(fieldLines(io, fieldsOf(opts.columns, values)).lines.join('\n') + '\n');
       return;
     }
   }
