@@ -608,16 +608,22 @@ function fieldLines(io: IO, fields: readonly Field[]): { lines: string[]; widest
       parts.forEach((t, n) =>
         add(name + '  ' + t, (n === 0 ? label : ' '.repeat(indent)) + paint(t)),
       );
+    const room = cols - indent;
+    const wrapped = fit === 'whole' || room < MIN_SHRUNK_WIDTH * 2 ? [] : wrapText(text, room);
     if (indent + width(text) <= cols || text === '') {
       beside([text]);
     } else if (Array.isArray(value) && value.length > 1) {
       beside(value.map((x) => terminalText(x, fit)));
-    } else if (fit !== 'whole' && cols - indent >= MIN_SHRUNK_WIDTH * 2) {
-      beside(wrapText(text, cols - indent));
+    } else if (wrapped.length > 0 && wrapped.every((l) => width(l) <= room)) {
+      beside(wrapped);
     } else {
+      // Below the name, with the whole width: a URL or UUID wider than the space beside the
+      // names is never broken (wider than the terminal, it is left to the terminal to fold).
       add(name, io.color.bold(name));
-      const under = GAP + width(text) <= cols ? ' '.repeat(GAP) : '';
-      add(under + text, under + paint(text));
+      for (const l of fit === 'whole' ? [text] : wrapText(text, cols - GAP)) {
+        const under = GAP + width(l) <= cols ? ' '.repeat(GAP) : '';
+        add(under + l, under + paint(l));
+      }
     }
   });
   return { lines, widest: Math.min(widest, cols) };

@@ -27,6 +27,23 @@ async function seedWebhooks(): Promise<Array<{ uuid: string; created_at: string 
   return made;
 }
 
+/** The records of records mode: the lines of each, without the `-[ RECORD n ]---` rules. */
+function records(out: string): string[][] {
+  const all = lines(out);
+  expect(all[0]).toMatch(/^-\[ RECORD 1 \]-+$/);
+  const recs: string[][] = [];
+  for (const l of all) {
+    const rule = /^-\[ RECORD (\d+) \]-+$/.exec(l);
+    if (rule) {
+      expect(Number(rule[1])).toBe(recs.length + 1);
+      recs.push([]);
+    } else {
+      recs[recs.length - 1]!.push(l);
+    }
+  }
+  return recs;
+}
+
 const isWide = (ch: string) => /[\u3000-\u9fff\uff00-\uff60]/.test(ch);
 const width = (s: string) => [...s].reduce((w, ch) => w + (isWide(ch) ? 2 : 1), 0);
 /** The screen columns of a line: a wide character takes two, the second one ''. */
@@ -110,16 +127,16 @@ describe('webhooks ls on a terminal', () => {
     expect(r.stdout).not.toContain('meeting');
   });
 
-  it('80 columns: whole UUIDs, URLs wrapped (never cut), readable events; the time makes room', async () => {
+  it('100 columns: whole UUIDs and URLs, the events wrap and the time makes room', async () => {
     const made = await seedWebhooks();
-    const r = await h.run(['webhooks', 'ls'], term(80));
+    const r = await h.run(['webhooks', 'ls'], term(100));
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
-    for (const l of out) expect(l.length, l).toBeLessThanOrEqual(80);
+    for (const l of out) expect(l.length, l).toBeLessThanOrEqual(100);
     expect(out[0]).toMatch(/^UUID +URL +EVENTS$/);
-    for (const m of made) expect(out.some((l) => l.startsWith(m.uuid + '  '))).toBe(true);
-    const urls = column(r.stdout, 'URL', 'EVENTS', 'UUID').map((u) => u.replace(/ /g, ''));
-    expect(urls).toEqual(HOOKS.map((w) => w.url));
+    made.forEach((m, i) =>
+      expect(out).toContainEqual(expect.stringMatching(`^${m.uuid}  ${HOOKS[i]!.url} `)),
+    );
     expect(column(r.stdout, 'EVENTS', undefined, 'UUID')).toEqual([
       'scheduled, rescheduled',
       'all',
@@ -128,6 +145,22 @@ describe('webhooks ls on a terminal', () => {
     expect(r.stdout).not.toContain('…');
   });
 
+  it('80 columns, too narrow for a URL beside a UUID: records, every URL and UUID whole', async () => {
+    // Before: URLs wrapped inside their column ('https://hooks.example.com/' / 'sched/all-events'),
+    // so a copied URL was broken.
+    const made = await seedWebhooks();
+    const r = await h.run(['webhooks', 'ls'], term(80));
+    expect(r.code).toBe(0);
+    for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(80);
+    expect(records(r.stdout)).toEqual(
+      made.map((m, i) => [
+        `UUID           ${m.uuid}`,
+        `URL            ${HOOKS[i]!.url}`,
+        `EVENTS         ${['scheduled, rescheduled', 'all', 'cancelled'][i]}`,
+        `CREATED (UTC)  ${new Date(m.created_at).toISOString().slice(0, 16).replace('T', ' ')}`,
+      ]),
+    );
+  });
   it('piped, csv and json: the API values (full event names, full timestamps)', async () => {
     const made = await seedWebhooks();
     const t = await h.run(['webhooks', 'ls']);
@@ -212,5 +245,129 @@ describe('sandbox cancel / reschedule on a terminal', () => {
     expect(csv.stdout.split('\r\n')[0]).toBe(
       'uuid,state,meeting_type,invitee,email,start,invitee_time,notified',
     );
+  });
+});
+
+/**
+ * What a person copying from the terminal relies on: every line fits the width (but for a
+ * line holding nothing but one URL or UUID wider than the terminal), and every URL and UUID
+ * is whole on one line.
+ */
+function expectCopyable(out: string, cols: number, whole: readonly string[]): void {
+  const all = lines(out);
+  for (const l of all) {
+    if (whole.includes(l.trim())) continue;
+    expect(width(l), l).toBeLessThanOrEqual(cols);
+  }
+  for (const v of whole)
+    expect(
+      all.some((l) => l.includes(v)),
+      v,
+    ).toBe(true);
+}
+
+const isRecords = (out: string) => out.startsWith('-[ RECORD 1 ]-');
+
+describe('every terminal table at 40, 80 and 120 columns', () => {
+  const layouts: Array<[number, { webhooks: boolean; types: boolean; links: boolean }]> = [
+    [40, { webhooks: true, types: true, links: true }],
+    [80, { webhooks: true, types: false, links: false }],
+    [120, { webhooks: false, types: false, links: false }],
+  ];
+  for (const [cols, recordsMode] of layouts) {
+    it(`${cols} columns: webhooks ls ${recordsMode.webhooks ? 'as records' : 'as a table'}`, async () => {
+      const made = await seedWebhooks();
+      const r = await h.run(['webhooks', 'ls'], term(cols));
+      expect(r.code).toBe(0);
+      expect(isRecords(r.stdout)).toBe(recordsMode.webhooks);
+      expectCopyable(r.stdout, cols, [...made.map((m) => m.uuid), ...HOOKS.map((w) => w.url)]);
+    });
+
+    it(`${cols} columns: types list ${recordsMode.types ? 'as records' : 'as a table'}`, async () => {
+      const r = await h.run(['types', 'list', '--all'], term(cols));
+      expect(r.code).toBe(0);
+      expect(isRecords(r.stdout)).toBe(recordsMode.types);
+      const seeded = h.sb.state.meetingTypes;
+      expectCopyable(r.stdout, cols, [...seeded.map((t) => t.uuid), ...seeded.map((t) => t.slug)]);
+      if (recordsMode.types) {
+        const recs = records(r.stdout);
+        expect(recs).toHaveLength(seeded.length);
+        // Names aligned: each value starts in the same column.
+        for (const rec of recs) expect(rec[0]).toMatch(/^NAME  \S/);
+        expect(recs.map((rec) => rec[0]!.slice(6)).sort()).toEqual(
+          seeded.map((t) => t.name).sort(),
+        );
+      }
+    });
+
+    it(`${cols} columns: link create -o table ${recordsMode.links ? 'as records' : 'as a table'}`, async () => {
+      const r = await h.run(
+        ['link', 'create', 'intro-call', '--count', '2', '-o', 'table'],
+        term(cols),
+      );
+      expect(r.code).toBe(0);
+      expect(isRecords(r.stdout)).toBe(recordsMode.links);
+      const codes = [...h.sb.state.links.keys()];
+      expect(codes).toHaveLength(2);
+      const urls = codes.map((c) => `${h.sb.baseUrl.replace(/\/api$/, '')}/s/${c}`);
+      expectCopyable(r.stdout, cols, [...urls, ...codes]);
+    });
+  }
+
+  it('40 columns: a created webhook is a field list, its UUID and URL below their names, whole', async () => {
+    const url = 'https://example.com/hooks/sched';
+    const r = await h.run(['webhooks', 'add', '--url', url, '--no-secret'], term(40));
+    expect(r.code).toBe(0);
+    const [made] = [...h.sb.state.webhooks.values()];
+    const out = lines(r.stdout);
+    expect(out.slice(0, 5)).toEqual([
+      'UUID',
+      `  ${made!.uuid}`,
+      'URL',
+      `  ${url}`,
+      'EVENTS         meetingScheduled',
+    ]);
+    expectCopyable(r.stdout, 40, [made!.uuid, url]);
+  });
+});
+
+describe('COLUMNS', () => {
+  it('when a positive integer, it wins over the terminal width', async () => {
+    await seedWebhooks();
+    const narrow = await h.run(['webhooks', 'ls'], {
+      ...term(120),
+      env: { NO_COLOR: '1', COLUMNS: '40' },
+    });
+    expect(isRecords(narrow.stdout)).toBe(true);
+    expect(narrow.stdout).toMatch(/^UUID$/m); // the UUID goes below its name at 40
+    const wide = await h.run(['webhooks', 'ls'], {
+      ...term(40),
+      env: { NO_COLOR: '1', COLUMNS: '150' },
+    });
+    expect(lines(wide.stdout)[0]).toMatch(/^UUID +URL +EVENTS +CREATED \(UTC\)$/);
+  });
+
+  for (const bad of ['', '0', '-5', 'wide', '80px']) {
+    it(`COLUMNS=${JSON.stringify(bad)} is ignored: the terminal width is used`, async () => {
+      await seedWebhooks();
+      const r = await h.run(['webhooks', 'ls'], {
+        ...term(120),
+        env: { NO_COLOR: '1', COLUMNS: bad },
+      });
+      expect(lines(r.stdout)[0]).toMatch(/^UUID +URL +EVENTS +CREATED \(UTC\)$/);
+    });
+  }
+
+  it('piped output ignores it: the same TSV at any COLUMNS', async () => {
+    await seedWebhooks();
+    const plain = await h.run(['webhooks', 'ls']);
+    const narrow = await h.run(['webhooks', 'ls'], { env: { COLUMNS: '20' } });
+    expect(narrow.stdout).toBe(plain.stdout);
+    expect(plain.stdout.split('\n')[0]!.split('\t')).toHaveLength(4);
+    for (const format of ['csv', 'json', 'ndjson']) {
+      const a = await h.run(['webhooks', 'ls', '-o', format]);
+      const b = await h.run(['webhooks', 'ls', '-o', format], { env: { COLUMNS: '20' } });
+      expect(b.stdout).toBe(a.stdout);
+    }
   });
 });

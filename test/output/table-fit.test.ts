@@ -18,13 +18,22 @@ describe('wrapText', () => {
     expect(wrapText('Technical deep dive', 15)).toEqual(['Technical deep', 'dive']);
     expect(wrapText('scheduled, rescheduled', 12)).toEqual(['scheduled,', 'rescheduled']);
   });
-  it('breaks a URL after a slash, else inside a word; nothing is lost', () => {
-    const url = 'https://hooks.example.com/sched/all-events';
-    const wrapped = wrapText(url, 29);
-    expect(wrapped).toEqual(['https://hooks.example.com/', 'sched/all-events']);
-    expect(wrapped.join('')).toBe(url);
+  it('breaks a path after a slash, else inside a word; nothing is lost', () => {
+    const path = 'hooks.example.com/sched/all-events';
+    const wrapped = wrapText(path, 20);
+    expect(wrapped).toEqual(['hooks.example.com/', 'sched/all-events']);
+    expect(wrapped.join('')).toBe(path);
     const hard = wrapText('abcdefghijklmnopqrstuvwxyz', 10);
     expect(hard).toEqual(['abcdefghij', 'klmnopqrst', 'uvwxyz']);
+  });
+  it('never breaks a URL or a UUID: each gets a line of its own, wider if it must', () => {
+    // Before: 'https://hooks.example.com/' / 'sched/all-events' — a copied URL was broken.
+    const url = 'https://hooks.example.com/sched/all-events';
+    expect(wrapText(url, 29)).toEqual([url]);
+    expect(wrapText(`see ${url}, then`, 29)).toEqual(['see', `${url},`, 'then']);
+    const uuid = '11111111-1111-4111-8111-111111111111';
+    expect(wrapText(`Intro ${uuid} call`, 20)).toEqual(['Intro', uuid, 'call']);
+    expect(wrapText('a-b-c-d-e-f-g-h-i-j', 8)).toEqual(['a-b-c-d-', 'e-f-g-h-', 'i-j']);
   });
   it('counts wide characters as two columns', () => {
     for (const l of wrapText('面談 (consultation in Japanese)', 12)) {
@@ -120,14 +129,31 @@ describe('terminal-only forms', () => {
       '',
     ]);
   });
-  it('on 80 columns: the optional column goes, the URL wraps whole, no line is wider', async () => {
+  it('on 100 columns: the optional column goes, the events wrap, the URL stays whole', async () => {
+    const withoutNote = COLUMNS.filter((c) => !c.terminalOnly);
+    const out = await render({ tty: true, columns: 100 }, 'table', withoutNote);
+    const lines = out.trimEnd().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(100);
+    expect(lines[0]).toMatch(/^UUID +URL +EVENTS$/);
+    expect(lines[1]).toBe(`${HOOK.uuid}  ${HOOK.url}  scheduled,`);
+    expect(lines[2]!.trim()).toBe('cancelled');
+    expect(out).not.toContain('…');
+  });
+  it('on 80 columns, where the URL would have to break: records, every field, nothing cut', async () => {
+    // Before: the URL wrapped in its column ('https://hooks.example.com/' / 'sched/all-events').
     const withoutNote = COLUMNS.filter((c) => !c.terminalOnly);
     const out = await render({ tty: true, columns: 80 }, 'table', withoutNote);
-    const lines = out.trimEnd().split('\n');
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-    expect(lines[0]).not.toContain('CREATED');
-    expect(lines[1]!.startsWith(HOOK.uuid)).toBe(true);
-    expect(out).not.toContain('…');
+    expect(out).toBe(
+      [
+        // The rule is as wide as the widest line.
+        '-[ RECORD 1 ]'.padEnd(`URL      ${HOOK.url}`.length, '-'),
+        `UUID     ${HOOK.uuid}`,
+        `URL      ${HOOK.url}`,
+        'EVENTS   scheduled, cancelled',
+        'CREATED  2026-11-22 02:15',
+        '',
+      ].join('\n'),
+    );
   });
   it('the field list shows a terminal-only field only when it has a value', async () => {
     const cols: Column<{ a: string; b: string | null }>[] = [
