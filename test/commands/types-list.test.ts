@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { useSandbox } from './core-harness.js';
+import { MAX_TEXT_CELL } from '../../src/output/render.js';
 
 const h = useSandbox({ seedTypes: 23 });
 const types = (args: string[], opts: RunOptions = {}) => h.run(['types', 'list', ...args], opts);
@@ -174,6 +175,44 @@ describe('sched types list with hostile names', () => {
     }
     const j = await runSched(['types', 'list', '--json'], { env });
     expect(JSON.parse(j.stdout)[0].name).toBe(evil.state.meetingTypes[0]!.name);
+  });
+});
+
+describe('sched types list with a 100,000-character name', () => {
+  // Laying out cells used to cost more than quadratic time in their length (2,500 characters:
+  // 2.7 s, 5,000: 17 s); a terminal now shows at most MAX_TEXT_CELL characters of one.
+  const name = 'Long meeting name '.repeat(5556).slice(0, 100_000);
+  let big: TestSandbox;
+  beforeAll(async () => {
+    big = await startTestSandbox({
+      meetingTypes: [
+        { name, slug: 'long', duration: 30 },
+        { name: 'Intro call', slug: 'intro-call', duration: 15 },
+      ],
+    });
+  });
+  afterAll(() => big.close());
+
+  it('the terminal table caps the name with …; the UUIDs stay whole', async () => {
+    const env = { ...big.env, SCHED_CONFIG_DIR: h.config, NO_COLOR: '1' };
+    const r = await runSched(['types', 'list'], { env, tty: true, columns: 120 });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThan(MAX_TEXT_CELL * 4);
+    const shown = r.stdout.replace(/\s+/g, ' ');
+    expect(shown).toContain(`${name.slice(0, 60)}`);
+    expect(shown).toContain('…');
+    for (const t of big.state.meetingTypes) expect(r.stdout).toContain(t.uuid);
+    for (const l of r.stdout.trimEnd().split('\n')) expect(l.length).toBeLessThanOrEqual(120);
+  });
+
+  it('TSV, CSV and JSON carry the whole name', async () => {
+    const env = { ...big.env, SCHED_CONFIG_DIR: h.config };
+    const t = await runSched(['types', 'list'], { env });
+    expect(t.stdout.split('\n').map((l) => l.split('\t')[0])).toContain(name);
+    const c = await runSched(['types', 'list', '-o', 'csv'], { env });
+    expect(c.stdout).toContain(`\r\n${name},long,30,`);
+    const j = await runSched(['types', 'list', '--json'], { env });
+    expect((JSON.parse(j.stdout) as Array<{ name: string }>).map((t) => t.name)).toContain(name);
   });
 });
 

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import {
+  MAX_TEXT_CELL,
+  MAX_WHOLE_CELL,
   planWidths,
   renderList,
   renderObject,
@@ -171,5 +173,92 @@ describe('terminal-only forms', () => {
     const io = createBufferIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
     await renderObject(io, { urls }, { format: 'table', columns: cols });
     expect(io.stdoutText()).toBe(`URLS  ${urls[0]}\n      ${urls[1]}\n`);
+  });
+});
+
+describe('what a terminal never breaks or cuts', () => {
+  const uuid = '11111111-1111-4111-8111-111111111111';
+  interface Link {
+    ref: string;
+    url: string;
+  }
+  const linkColumns: Column<Link>[] = [
+    { key: 'meeting_type', header: 'MEETING TYPE', value: (l) => l.ref, shrink: true },
+    { key: 'url', value: (l) => l.url },
+  ];
+  const linkUrl = 'https://example.com/s/AbCdEf123456';
+
+  it('a shrink column cuts a name with … but never a UUID: records instead', async () => {
+    const io = createBufferIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
+    const items = [
+      { ref: 'a-rather-long-meeting-type-slug', url: linkUrl },
+      { ref: 'intro', url: linkUrl },
+    ];
+    await renderList(io, items, { format: 'table', columns: linkColumns });
+    expect(io.stdoutText()).toContain('\na-rather-long…  https://');
+    const withUuid = createBufferIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
+    await renderList(withUuid, [{ ref: uuid, url: linkUrl }], {
+      format: 'table',
+      columns: linkColumns,
+    });
+    expect(withUuid.stdoutText()).toBe(
+      `-[ RECORD 1 ]${'-'.repeat(37)}\nMEETING TYPE  ${uuid}\nURL           ${linkUrl}\n`,
+    );
+  });
+
+  it('a wrapped column holding a URL is at least as wide as the URL', async () => {
+    const io = createBufferIO({ tty: true, columns: 45, env: { NO_COLOR: '1' } });
+    const cols: Column<{ note: string; id: string }>[] = [
+      { key: 'id', value: (x) => x.id },
+      { key: 'note', value: (x) => x.note, wrap: true, minWidth: 10 },
+    ];
+    await renderList(io, [{ id: 'abc', note: `moved to ${linkUrl} last week` }], {
+      format: 'table',
+      columns: cols,
+    });
+    expect(io.stdoutText()).toBe(`ID   NOTE\nabc  moved to\n     ${linkUrl} last\n     week\n`);
+  });
+});
+
+describe('cells are capped before layout (the full value stays in TSV, CSV and JSON)', () => {
+  const huge = 'q'.repeat(100_000);
+  const cols: Column<{ name: string; url: string }>[] = [
+    { key: 'name', value: (x) => x.name, wrap: true },
+    { key: 'url', value: (x) => x.url },
+  ];
+  const url = 'https://example.com/' + 'p'.repeat(5_000);
+
+  it('a 100,000-character name: at most MAX_TEXT_CELL characters shown, ending in …', async () => {
+    for (const columns of [200, 40]) {
+      const io = createBufferIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+      await renderList(io, [{ name: huge, url: 'https://example.com/h' }], {
+        format: 'table',
+        columns: cols,
+      });
+      const shown = io.stdoutText().match(/[q…]+/g)!.join('');
+      expect(shown).toBe('q'.repeat(MAX_TEXT_CELL - 1) + '…');
+    }
+    const one = createBufferIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await renderObject(one, { name: huge, url: 'u' }, { format: 'table', columns: cols });
+    expect(one.stdoutText().match(/[q…]+/g)!.join('')).toBe('q'.repeat(MAX_TEXT_CELL - 1) + '…');
+  });
+
+  it('a URL longer than any real one is capped too, and says so with …', async () => {
+    const io = createBufferIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await renderList(io, [{ name: 'n', url }], { format: 'table', columns: cols });
+    const line = io
+      .stdoutText()
+      .split('\n')
+      .find((l) => l.includes('https://'))!;
+    expect(line.trim()).toBe(url.slice(0, MAX_WHOLE_CELL - 1) + '…');
+  });
+
+  it('TSV, CSV and JSON carry the whole values', async () => {
+    for (const format of ['table', 'csv', 'json'] as const) {
+      const io = createBufferIO({ env: { NO_COLOR: '1' } });
+      await renderList(io, [{ name: huge, url }], { format, columns: cols });
+      expect(io.stdoutText()).toContain(huge);
+      expect(io.stdoutText()).toContain(url);
+    }
   });
 });
