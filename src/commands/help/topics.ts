@@ -11,6 +11,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   SCHED_WEBHOOK_SECRET   webhook secret for sig sign/verify, events send, webhooks listen
   NO_COLOR               any value turns colour off (like --no-color)
   FORCE_COLOR            forces colour even when output is not a terminal
+  COLUMNS                width tables are laid out for (default: the terminal's)
+  SCHED_FORCE_TTY        any value but 0/false: terminal-style output on a pipe
+                         (tables with headers, pretty JSON), e.g. for a log
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                          proxy settings for requests to the API
   NODE_EXTRA_CA_CERTS    extra certificate authorities (PEM file) to trust

@@ -34,12 +34,12 @@ export function shortUtcTime(value: unknown): string {
 
 /**
  * TSV, CSV and JSON carry the API's values; the terminal table shows events and times
- * compactly, keeps the UUID whole, wraps a long URL rather than cutting it, and hides the
- * creation time when an 80-column terminal has no room for it.
+ * compactly, keeps the UUID and the URL whole (people copy them), wraps the events and hides
+ * the creation time when the terminal has no room for them, else prints records.
  */
 export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
   { key: 'uuid', value: (w) => w.uuid },
-  { key: 'url', value: (w) => w.url, style: 'cyan', wrap: true, minWidth: 24 },
+  { key: 'url', value: (w) => w.url, style: 'cyan' },
   {
     key: 'events',
     value: (w) => (Array.isArray(w.events) ? w.events : []),
