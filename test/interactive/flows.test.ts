@@ -242,22 +242,21 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
   });
 
   describe('tables in an 80-column terminal', () => {
-    it('webhooks ls: one aligned table, whole UUIDs, URLs wrapped inside their column', async () => {
+    it('webhooks ls: no room for a URL beside its UUID, so records; every URL and UUID whole', async () => {
+      // Before: the long URL wrapped inside its column, and a copied URL was broken.
       const urls = ['https://example.com/hook', 'https://hooks.example.com/sched/all-events'];
       const uuids = await seedWebhooks(urls);
       const t = await sched(['webhooks', 'ls'], 80);
       expect(await t.waitForExit()).toBe(0);
       const rows = (await t.screen()).split('\n').filter((l) => !/^Pane is dead/.test(l));
-      // Had the table been wider than the terminal, tmux would have broken its lines.
-      expect(rows[0]).toMatch(/^UUID +URL +EVENTS$/);
-      for (const uuid of uuids)
-        expect(rows.some((l) => l.startsWith(`${uuid}  https://`))).toBe(true);
-      // The long URL continues on the next line, in its column; put together it is whole.
-      const at = rows.findIndex((l) => l.startsWith(uuids[1]!));
-      const [head] = rows[at]!.slice(38).split(/ {2,}/);
-      expect(rows[at + 1]).toMatch(/^ {38}\S+$/);
-      expect(head! + rows[at + 1]!.trim()).toBe(urls[1]);
-      expect(rows.filter((l) => / all$/.test(l))).toHaveLength(2);
+      expect(rows[0]).toMatch(/^-\[ RECORD 1 \]-+$/);
+      uuids.forEach((uuid, i) => {
+        const at = rows.indexOf(`UUID           ${uuid}`);
+        expect(at, rows.join('\n')).toBeGreaterThan(0);
+        expect(rows[at + 1]).toBe(`URL            ${urls[i]}`);
+        expect(rows[at + 2]).toBe('EVENTS         all');
+        expect(rows[at + 3]).toMatch(/^CREATED \(UTC\)  \d{4}-\d\d-\d\d \d\d:\d\d$/);
+      });
     });
 
     it('types list: whole names (wrapped), slugs and UUIDs', async () => {
