@@ -293,7 +293,7 @@ describe('every terminal table at 40, 80 and 120 columns', () => {
         const recs = records(r.stdout);
         expect(recs).toHaveLength(seeded.length);
         // Names aligned: each value starts in the same column.
-        for (const rec of recs) expect(rec[0]).toMatch(/^NAME  \S/);
+        for (const rec of recs) expect(rec[0]).toMatch(/^NAME {2}\S/);
         expect(recs.map((rec) => rec[0]!.slice(6)).sort()).toEqual(
           seeded.map((t) => t.name).sort(),
         );

@@ -255,7 +255,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
         expect(at, rows.join('\n')).toBeGreaterThan(0);
         expect(rows[at + 1]).toBe(`URL            ${urls[i]}`);
         expect(rows[at + 2]).toBe('EVENTS         all');
-        expect(rows[at + 3]).toMatch(/^CREATED \(UTC\)  \d{4}-\d\d-\d\d \d\d:\d\d$/);
+        expect(rows[at + 3]).toMatch(/^CREATED \(UTC\) {2}\d{4}-\d\d-\d\d \d\d:\d\d$/);
       });
     });
 
