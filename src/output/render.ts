@@ -255,8 +255,10 @@ function fitOf(c: Column<unknown>): Fit {
 /** At most `max` characters: the first max - 1 and an ellipsis. */
 function capText(text: string, max: number): string {
   if (text.length <= max) return text;
+  // At most 2 code units a character: the first 2 * max units hold the first max characters.
   const chars = Array.from(text.slice(0, 2 * max));
-  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+  if (chars.length <= max && text.length <= 2 * max) return text;
+  return chars.slice(0, max - 1).join('') + '…';
 }
 
 /** A cell as a terminal shows it: sanitized, arrays joined with ", ", capped. */

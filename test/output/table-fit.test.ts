@@ -262,3 +262,19 @@ describe('cells are capped before layout (the full value stays in TSV, CSV and J
     }
   });
 });
+
+describe('capping counts characters, not UTF-16 units', () => {
+  const cols: Column<{ name: string }>[] = [{ key: 'name', value: (x) => x.name, wrap: true }];
+  async function shown(name: string): Promise<string> {
+    const io = createBufferIO({ tty: true, columns: 1000, env: { NO_COLOR: '1' } });
+    await renderList(io, [{ name }], { format: 'table', columns: cols });
+    return io.stdoutText().split('\n')[1]!;
+  }
+  it('MAX_TEXT_CELL emoji are shown whole; one more is capped without splitting a pair', async () => {
+    const emoji = '🙂'; // two UTF-16 units
+    expect(await shown(emoji.repeat(MAX_TEXT_CELL))).toBe(emoji.repeat(MAX_TEXT_CELL));
+    expect(await shown(emoji.repeat(MAX_TEXT_CELL + 1))).toBe(
+      emoji.repeat(MAX_TEXT_CELL - 1) + '…',
+    );
+  });
+});
