@@ -48,7 +48,28 @@ export interface LimiterOptions {
   maxRateLimited?: number;
   /** Told when the limit changes or a pause starts (for a note or a progress bar). */
   onChange?: (event: LimiterEvent) => void;
+  /** Time and timers; default: the real ones (tests pass a fake to run without waiting). */
+  clock?: Clock;
 }
+
+/** What the limiter needs of time: tests drive a fake one, deterministically. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Runs fn one event-loop turn later (setImmediate). */
+  defer(fn: () => void): void;
+  /** In [0, 1), for the backoff's jitter. */
+  random(): number;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  defer: (fn) => void setImmediate(fn),
+  random: () => Math.random(),
+};
 
 export interface LimiterEvent {
   kind: 'decrease' | 'increase' | 'pause';
@@ -95,16 +116,18 @@ export class AdaptiveLimiter {
   private epoch = 0;
   private pausedUntil = 0;
   private streak = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private seq = 0;
   private readonly waiters: Waiter[] = [];
-  private readonly opts: Required<Omit<LimiterOptions, 'onChange'>> &
+  private readonly opts: Required<Omit<LimiterOptions, 'onChange' | 'clock'>> &
     Pick<LimiterOptions, 'onChange'>;
+  private readonly clock: Clock;
   private readonly s: LimiterStats;
 
   constructor(opts: LimiterOptions) {
     this.max = Math.max(1, Math.floor(opts.max));
     this.window = this.max;
+    this.clock = opts.clock ?? realClock;
     this.opts = {
       maxPauseMs: 20_000,
       backoffBaseMs: 100,
@@ -188,7 +211,7 @@ export class AdaptiveLimiter {
   }
 
   private canStart(): boolean {
-    return this.s.inFlight < this.limit && Date.now() >= this.pausedUntil;
+    return this.s.inFlight < this.limit && this.clock.now() >= this.pausedUntil;
   }
 
   private admit(priority: number, signal: AbortSignal | undefined): Promise<void> {
@@ -237,7 +260,7 @@ export class AdaptiveLimiter {
     // microtask after the answer, and a request dispatched before that opens a new
     // connection. Waiting a turn keeps the kept-alive pool at `limit` connections (measured:
     // 13-15 connections for --concurrency 8 without it, 8 with it).
-    setImmediate(() => {
+    this.clock.defer(() => {
       this.s.inFlight -= 1;
       this.pump();
     });
@@ -277,12 +300,12 @@ export class AdaptiveLimiter {
       this.opts.backoffBaseMs * 2 ** Math.max(0, this.streak - 1),
     );
     // Half fixed, half random: requests of several jobs do not come back in step.
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    return Math.round(ceiling / 2 + (this.clock.random() * ceiling) / 2);
   }
 
   private pauseFor(ms: number): void {
     const wait = Math.min(ms, this.opts.maxPauseMs);
-    const until = Date.now() + wait;
+    const until = this.clock.now() + wait;
     if (wait <= 0 || until <= this.pausedUntil) return;
     this.pausedUntil = until;
     this.opts.onChange?.({ kind: 'pause', limit: this.limit, pauseMs: wait });
@@ -293,10 +316,10 @@ export class AdaptiveLimiter {
     while (this.waiters.length > 0) {
       // One reading of the clock for both the check and the timer: two readings a
       // millisecond apart once left a waiter with neither a turn nor a timer.
-      const now = Date.now();
+      const now = this.clock.now();
       if (now < this.pausedUntil) {
         // Ref'd on purpose: while someone waits for the pause to end, the process must not exit.
-        this.timer = setTimeout(
+        this.timer = this.clock.setTimeout(
           () => {
             this.timer = undefined;
             this.pump();
@@ -312,7 +335,7 @@ export class AdaptiveLimiter {
   }
 
   private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

@@ -1,14 +1,19 @@
 // The adaptive limiter on its own, with scripted attempts: admission, AIMD, pauses, re-sends.
-import { describe, expect, it } from 'vitest';
+// On a fake clock (test/helpers/fake-clock.ts): time moves only when a test advances it, so
+// pauses and backoffs are exact and nothing waits on real time.
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AdaptiveLimiter, NotStarted, type Attempt } from '../../src/bulk/limiter.js';
 import type { RateLimitInfo } from '../../src/api/client.js';
 import { ApiError, Interrupted } from '../../src/errors.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
-/** A freed slot is handed on one event-loop turn later (see release()): wait a few turns. */
-const settle = async () => {
-  for (let i = 0; i < 3; i++) await tick();
-};
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock();
+});
+/** Lets started attempts run and freed slots be handed on (the limiter defers that a turn). */
+const tick = () => clock.settle();
+const settle = () => clock.settle();
 
 const info = (retryAfterMs?: number): RateLimitInfo => ({
   method: 'POST',
@@ -56,7 +61,7 @@ function scripted() {
 
 describe('AdaptiveLimiter', () => {
   it('admits at most `max` at once, then in priority order as slots free up', async () => {
-    const lim = new AdaptiveLimiter({ max: 3 });
+    const lim = new AdaptiveLimiter({ max: 3, clock });
     const s = scripted();
     const results = [5, 4, 3, 2, 1, 0].map((i) => lim.run(s.attempt(i), { priority: i }));
     await tick();
@@ -75,7 +80,7 @@ describe('AdaptiveLimiter', () => {
   });
 
   it('a 429 halves the limit once per congestion event, and the request is sent again', async () => {
-    const lim = new AdaptiveLimiter({ max: 8, backoffBaseMs: 1, backoffMaxMs: 1 });
+    const lim = new AdaptiveLimiter({ max: 8, backoffBaseMs: 1, backoffMaxMs: 1, clock });
     const s = scripted();
     const results = Array.from({ length: 12 }, (_, i) => lim.run(s.attempt(i), { priority: i }));
     await tick();
@@ -84,14 +89,14 @@ describe('AdaptiveLimiter', () => {
     for (const id of [3, 4, 5, 6, 7]) s.find(id).limit();
     expect(lim.limit).toBe(4);
     expect(lim.stats).toMatchObject({ decreases: 1, rateLimited: 5, minLimit: 4 });
-    await new Promise((r) => setTimeout(r, 20));
+    await clock.advance(20);
     // 0, 1, 2 still run; one slot is free: the most urgent waiter (3, sent back) goes first.
     expect(s.ids()).toEqual([0, 1, 2, 3]);
     // A 429 on a request admitted after the halving is a new event: halved again.
     s.find(3).limit();
     expect(lim.limit).toBe(2);
     for (;;) {
-      await new Promise((r) => setTimeout(r, 5));
+      await clock.advance(5);
       if (s.running.length === 0) break;
       s.running[0]!.ok();
     }
@@ -102,13 +107,13 @@ describe('AdaptiveLimiter', () => {
   });
 
   it('successes raise the limit back, about one per round, up to max', async () => {
-    const lim = new AdaptiveLimiter({ max: 4, backoffBaseMs: 1, backoffMaxMs: 1 });
+    const lim = new AdaptiveLimiter({ max: 4, backoffBaseMs: 1, backoffMaxMs: 1, clock });
     const s = scripted();
     const first = lim.run(s.attempt(0));
     await tick();
     s.find(0).limit();
     expect(lim.limit).toBe(2);
-    await new Promise((r) => setTimeout(r, 10));
+    await clock.advance(10);
     s.find(0).ok();
     await first;
     const seen: number[] = [];
@@ -124,26 +129,26 @@ describe('AdaptiveLimiter', () => {
   });
 
   it('Retry-After pauses every new start until then', async () => {
-    const lim = new AdaptiveLimiter({ max: 4 });
+    const lim = new AdaptiveLimiter({ max: 4, clock });
     const s = scripted();
     const a = lim.run(s.attempt(0));
     const b = lim.run(s.attempt(1));
     await tick();
-    const limitedAt = Date.now();
+    const limitedAt = clock.now();
     s.find(0).limit(120);
     s.find(1).ok();
     const c = lim.run(s.attempt(2));
     await tick();
     // Slots are free, but the pause holds both the re-send and the newcomer.
     expect(s.running).toHaveLength(0);
-    while (s.running.length < 2) await new Promise((r) => setTimeout(r, 10));
-    expect(Date.now() - limitedAt).toBeGreaterThanOrEqual(115);
+    while (s.running.length < 2) await clock.advance(10);
+    expect(clock.now() - limitedAt).toBeGreaterThanOrEqual(115);
     for (const r of [...s.running]) r.ok();
     expect(await Promise.all([a, b, c])).toEqual(['r0', 'r1', 'r2']);
   });
 
   it('a Retry-After beyond maxPauseMs is left to the client, whose error stands', async () => {
-    const lim = new AdaptiveLimiter({ max: 2, maxPauseMs: 1000 });
+    const lim = new AdaptiveLimiter({ max: 2, maxPauseMs: 1000, clock });
     const s = scripted();
     const p = lim.run(s.attempt(0));
     await tick();
@@ -161,38 +166,44 @@ describe('AdaptiveLimiter', () => {
       maxRateLimited: 3,
       backoffBaseMs: 1,
       backoffMaxMs: 1,
+      clock,
     });
     const p = lim.run(async (a) => {
       a.onRateLimit(info());
       throw new Interrupted();
     });
-    const e = await p.catch((x: unknown) => x);
+    const e = await clock.run(p);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).status).toBe(429);
     expect((e as Error).message).toMatch(/rate limited \(429\) 3 times in a row on POST/);
   });
 
   it('a pause ending between two clock readings never strands a waiter (regression)', async () => {
-    // Found as a 1-in-10 hang: 1 ms pauses make the edge likely; each run must end.
-    for (let k = 0; k < 400; k++) {
-      const lim = new AdaptiveLimiter({
-        max: 1,
-        maxRateLimited: 3,
-        backoffBaseMs: 1,
-        backoffMaxMs: 1,
-      });
-      const e = await lim
-        .run(async (a) => {
-          a.onRateLimit(info());
-          throw new Interrupted();
-        })
-        .catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(ApiError);
+    // Found as a 1-in-10 hang with 1 ms pauses. A clock that ticks on every reading makes the
+    // edge certain; clock.run() fails when a waiter is left with neither a turn nor a timer.
+    for (const stepPerRead of [0, 1, 2]) {
+      for (const backoff of [1, 2, 3]) {
+        const c = new FakeClock({ stepPerRead });
+        const lim = new AdaptiveLimiter({
+          max: 1,
+          maxRateLimited: 3,
+          backoffBaseMs: backoff,
+          backoffMaxMs: backoff,
+          clock: c,
+        });
+        const e = await c.run(
+          lim.run(async (a) => {
+            a.onRateLimit(info());
+            throw new Interrupted();
+          }),
+        );
+        expect(e).toBeInstanceOf(ApiError);
+      }
     }
   });
 
   it('NotStarted when its signal aborts while it waits; a request in flight is not touched', async () => {
-    const lim = new AdaptiveLimiter({ max: 1 });
+    const lim = new AdaptiveLimiter({ max: 1, clock });
     const s = scripted();
     const ac = new AbortController();
     const running = lim.run(s.attempt(0), { signal: ac.signal });
@@ -208,7 +219,7 @@ describe('AdaptiveLimiter', () => {
   });
 
   it('requestSignal aborts the attempt in flight, and a 429 then is not re-sent', async () => {
-    const lim = new AdaptiveLimiter({ max: 2 });
+    const lim = new AdaptiveLimiter({ max: 2, clock });
     const ac = new AbortController();
     let seen: AbortSignal | undefined;
     const p = lim.run(
