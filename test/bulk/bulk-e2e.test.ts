@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { BIN, spawnSched } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { startBulkServer, typeItem, type BulkServer } from './bulk-server.js';
+import { until } from '../helpers/until.js';
 
 const A = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
 
@@ -32,7 +33,7 @@ describe('bulk commands (built binary)', () => {
       timeout: 20_000,
       stripFinalNewline: false,
     });
-    while (srv.created.length < 20) await new Promise((r) => setTimeout(r, 10));
+    await until(() => srv.created.length >= 20, '20 links created', undefined, { unless: child });
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);

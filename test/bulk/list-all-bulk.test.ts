@@ -8,6 +8,7 @@ import { useConfigDir } from '../helpers/config-dir.js';
 import { runCli } from '../../src/cli.js';
 import { createStreamIO } from '../../src/io.js';
 import { startBulkServer, typeItem, webhookItem, type BulkServer } from './bulk-server.js';
+import { until } from '../helpers/until.js';
 
 let srv: BulkServer;
 const config = useConfigDir('sched-bulk-list-');
@@ -150,7 +151,7 @@ describe('types list --all at scale', () => {
       io,
       env: { ...srv.env, SCHED_CONFIG_DIR: config.path },
     });
-    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => held.length > 0, 'a held page');
     await new Promise((r) => setTimeout(r, 300));
     // 1,000 pages exist; the walk holds the page being written, 4 read ahead, and the
     // requests of at most 4 more in flight.

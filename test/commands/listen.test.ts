@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { until } from '../helpers/until.js';
 
 const FIXTURE = readFileSync(new URL('../fixtures/real-delivery.json', import.meta.url));
 const SECRET = 'listen-secret-91c2';
@@ -59,15 +60,6 @@ async function post(url: string, body: Buffer | string, headers: Record<string, 
     headers: { 'content-type': 'application/json', 'user-agent': 'SimplyMeet.me', ...headers },
   });
   return { status: res.status, text: await res.text() };
-}
-
-/** Waits until `pred` holds for the listener's output (deliveries are printed after the answer). */
-async function until(pred: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const lines = (s: string) => s.split('\n').filter(Boolean);

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BIN } from '../helpers/run.js';
+import { until } from '../helpers/until.js';
 
 const DEMO = fileURLToPath(new URL('../demo/demo.mjs', import.meta.url));
 const HAS_PROC = existsSync('/proc/self/environ');
@@ -83,21 +84,6 @@ function startDemo(script: string, tag: string, opts: { detached?: boolean } = {
   let all = '';
   child.all?.on('data', (c: Buffer) => (all += c.toString()));
   return { child, all: () => all };
-}
-
-async function until(
-  pred: () => boolean,
-  what: string,
-  out: () => string,
-  child: ResultPromise,
-): Promise<void> {
-  let exited = false;
-  void child.finally(() => (exited = true));
-  for (let i = 0; i < 6000 && !exited; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}:\n${out()}`);
 }
 
 describe('npm run demo', () => {
@@ -218,7 +204,10 @@ await import(${JSON.stringify(pathToFileURL(BIN).href)});
   it('Ctrl-C in the terminal (SIGINT to the whole process group) stops every process, exit 130', async () => {
     const tag = randomUUID();
     const { child, all } = startDemo(DEMO, tag, { detached: true });
-    await until(() => all().includes('. Book the link'), 'the booking step', all, child);
+    await until(() => all().includes('. Book the link'), 'the booking step', all, {
+      timeoutMs: 60_000,
+      unless: child,
+    });
     process.kill(-child.pid!, 'SIGINT');
     const r = await child;
     const out = all();
@@ -231,7 +220,10 @@ await import(${JSON.stringify(pathToFileURL(BIN).href)});
   it('SIGTERM to the demo alone stops the children it started, exit 143', async () => {
     const tag = randomUUID();
     const { child, all } = startDemo(DEMO, tag);
-    await until(() => all().includes('ready; Ctrl-C to stop'), 'the listener', all, child);
+    await until(() => all().includes('ready; Ctrl-C to stop'), 'the listener', all, {
+      timeoutMs: 60_000,
+      unless: child,
+    });
     expect(tagged(tag).length).toBeGreaterThanOrEqual(HAS_PROC ? 2 : 0);
     child.kill('SIGTERM');
     const r = await child;

@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { execa, type ResultPromise } from 'execa';
 import { BIN } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -23,14 +24,6 @@ function spawnListen(argv: string[], env: Record<string, string>) {
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
   return { child, stderr: () => stderr, stdout: () => stdout };
-}
-
-async function until(pred: () => boolean, what: string, out: () => string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}: ${out()}`);
 }
 
 describe('sched webhooks listen (built binary)', () => {

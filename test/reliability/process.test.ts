@@ -10,6 +10,7 @@ import { BIN } from '../helpers/run.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { API_KEY, errorLines, expectNoCrash, expectNoSecrets, tempDir } from './harness.js';
+import { until } from '../helpers/until.js';
 
 vi.setConfig({ maxConcurrency: 4 });
 
@@ -38,14 +39,6 @@ function spawn(argv: string[], env: Record<string, string> = {}, input?: string)
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   return { child, stdout: () => out, stderr: () => err };
-}
-
-async function until(pred: () => boolean, what: string, show: () => string): Promise<void> {
-  for (let i = 0; i < 1500; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}:\n${show()}`);
 }
 
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
@@ -209,7 +202,9 @@ describe.concurrent(
           const started = await job.start();
           try {
             const s = spawn(['--timeout', '10', ...job.argv], started.env);
-            await until(() => job.ready(s, started.state), 'the work to be under way', s.stderr);
+            await until(() => job.ready(s, started.state), 'the work to be under way', s.stderr, {
+              timeoutMs: 15_000,
+            });
             s.child.kill(signal);
             const r = await s.child;
             const all = { stdout: s.stdout(), stderr: s.stderr() };
@@ -255,7 +250,7 @@ describe.concurrent(
               SCHED_API_KEY: API_KEY,
             },
           );
-          await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
+          await until(() => srv.count('POST') === 1, 'the POST', s.stderr, { timeoutMs: 15_000 });
           s.child.kill(signal);
           const r = await s.child;
           expect(r.exitCode, s.stderr()).toBe(code);
@@ -280,7 +275,7 @@ describe.concurrent(
           SCHED_BASE_URL: srv.baseUrl,
           SCHED_API_KEY: API_KEY,
         });
-        await until(() => srv.count('POST') === 1, 'the POST', s.stderr);
+        await until(() => srv.count('POST') === 1, 'the POST', s.stderr, { timeoutMs: 15_000 });
         s.child.kill('SIGINT');
         const r = await s.child;
         expect(r.exitCode).toBe(130);
@@ -305,9 +300,13 @@ describe.concurrent(
             SCHED_API_KEY: API_KEY,
           },
         );
-        await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr);
+        await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr, {
+          timeoutMs: 15_000,
+        });
         s.child.kill('SIGINT');
-        await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr);
+        await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr, {
+          timeoutMs: 15_000,
+        });
         s.child.kill('SIGINT');
         const r = await s.child;
         expect(r.exitCode).toBe(130);
