@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { runSched } from '../helpers/run.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { refusedPort } from '../helpers/ports.js';
 
 const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'shh-3b1f0c9a';
@@ -131,10 +130,7 @@ describe('sched events send', () => {
   });
 
   it('exits 1 with a clear line when nothing listens, or the receiver is too slow', async () => {
-    const srv = createServer();
-    await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
-    const port = (srv.address() as AddressInfo).port;
-    await new Promise<void>((res) => srv.close(() => res()));
+    const port = await refusedPort();
     const r = await runSched([
       'events',
       'send',

@@ -3,35 +3,20 @@
 // behind when it stops (Ctrl-C, SIGTERM) or fails to register.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { runSched } from '../helpers/run.js';
 import { createHmac } from 'node:crypto';
+import { until } from '../helpers/until.js';
+import { onSomePort, PORT_IN_USE } from '../helpers/ports.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
   sb = await startTestSandbox();
 });
 afterAll(() => sb.close());
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((res) => srv.close(() => res()));
-  return port;
-}
-
-async function until(pred: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 800; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function webhooksInSandbox(): Promise<
   Array<{ uuid: string; url: string; events: string[] }>
@@ -53,6 +38,28 @@ function start(argv: string[], env: Record<string, string>) {
   return { ac, io, done, exited: () => exit };
 }
 
+type Started = ReturnType<typeof start>;
+
+/**
+ * The listener must be told its port in advance (the URL it registers names it): starts it on
+ * a random port, again on another while the port is in use; returns once it is ready or ended.
+ */
+async function startOnSomePort(
+  argv: (port: number) => string[],
+  env: Record<string, string>,
+): Promise<{ l: Started; port: number }> {
+  return onSomePort(async (port) => {
+    const l = start(argv(port), env);
+    await until(
+      () => /ready/.test(l.io.stderrText()) || l.exited() !== undefined,
+      'the listener',
+      l.io.stderrText,
+    );
+    if (l.exited() !== undefined && /already in use/.test(l.io.stderrText())) return PORT_IN_USE;
+    return { l, port };
+  });
+}
+
 async function book(): Promise<void> {
   const types = (await (await sb.api('/users/me/meeting-types')).json()) as {
     _embedded: { items: Array<{ uuid: string }> };
@@ -72,15 +79,13 @@ async function book(): Promise<void> {
 
 describe('sched webhooks listen --register', () => {
   it('subscribes for its lifetime, verifies real deliveries, and deletes the webhook on Ctrl-C', async () => {
-    const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}/hook`;
-    const l = start(
-      [
+    const { l, port } = await startOnSomePort(
+      (port) => [
         '--json',
         '--port',
         String(port),
         '--register',
-        publicUrl,
+        `http://127.0.0.1:${port}/hook`,
         '--event',
         'meetingScheduled',
         '--event',
@@ -88,7 +93,7 @@ describe('sched webhooks listen --register', () => {
       ],
       { ...sb.env },
     );
-    await until(() => /ready/.test(l.io.stderrText()) || l.exited() !== undefined, 'the listener');
+    const publicUrl = `http://127.0.0.1:${port}/hook`;
     expect(l.io.stderrText()).toMatch(
       /registered webhook [0-9a-f-]{36} for http:\/\/127\.0\.0\.1:\d+\/hook \(meetingScheduled, meetingCancelled\)/,
     );
@@ -121,12 +126,10 @@ describe('sched webhooks listen --register', () => {
   });
 
   it('uses the given secret, and deletes the webhook on SIGTERM too', async () => {
-    const port = await freePort();
-    const l = start(['--port', String(port), '--register', `http://127.0.0.1:${port}/`], {
-      ...sb.env,
-      SCHED_WEBHOOK_SECRET: 'given-secret-123',
-    });
-    await until(() => /ready/.test(l.io.stderrText()) || l.exited() !== undefined, 'the listener');
+    const { l } = await startOnSomePort(
+      (port) => ['--port', String(port), '--register', `http://127.0.0.1:${port}/`],
+      { ...sb.env, SCHED_WEBHOOK_SECRET: 'given-secret-123' },
+    );
     expect(l.io.stderrText()).toMatch(/from SCHED_WEBHOOK_SECRET/);
     expect(await webhooksInSandbox()).toHaveLength(1);
     await book();
@@ -139,9 +142,8 @@ describe('sched webhooks listen --register', () => {
   it('with --forward-to, shows the generated secret once so the app behind can verify', async () => {
     const app = await startReceiver({ path: '/app' });
     try {
-      const port = await freePort();
-      const l = start(
-        [
+      const { l } = await startOnSomePort(
+        (port) => [
           '--port',
           String(port),
           '--register',
@@ -150,10 +152,6 @@ describe('sched webhooks listen --register', () => {
           app.url,
         ],
         { ...sb.env },
-      );
-      await until(
-        () => /ready/.test(l.io.stderrText()) || l.exited() !== undefined,
-        'the listener',
       );
       const secret = /signing secret \(shown once.*\): (\S+)/.exec(l.io.stderrText())?.[1];
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -188,11 +186,10 @@ describe('sched webhooks listen --register', () => {
   });
 
   it('exits with the API error and leaves nothing behind when registration fails', async () => {
-    const port = await freePort();
-    const l = start(['--port', String(port), '--register', `http://127.0.0.1:${port}/`], {
-      ...sb.env,
-      SCHED_API_KEY: 'wrong-key',
-    });
+    const { l, port } = await startOnSomePort(
+      (port) => ['--port', String(port), '--register', `http://127.0.0.1:${port}/`],
+      { ...sb.env, SCHED_API_KEY: 'wrong-key' },
+    );
     expect(await l.done).toBe(4);
     expect(l.io.stderrText()).not.toMatch(/registered webhook [0-9a-f]/);
     expect(l.io.stderrText()).toMatch(/the API rejected the key/);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSched } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { refusedPort } from '../helpers/ports.js';
 
 let dir: string;
 beforeAll(() => {
@@ -19,15 +20,6 @@ function configDir(name: string, content: string | undefined): string {
   mkdirSync(d, { recursive: true, mode: 0o700 });
   if (content !== undefined) writeFileSync(join(d, 'config.json'), content);
   return d;
-}
-
-/** A port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('sched __complete profiles', () => {
@@ -118,7 +110,7 @@ describe('sched __complete against the sandbox', () => {
     });
     expect(viaProfile.stdout).toMatch(/^intro-call\t/m);
     const elsewhere = await runSched(
-      ['--base-url', `http://127.0.0.1:${await closedPort()}/api`, '__complete', 'meeting-types'],
+      ['--base-url', `http://127.0.0.1:${await refusedPort()}/api`, '__complete', 'meeting-types'],
       { env: env() },
     );
     expect(elsewhere).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -168,7 +160,7 @@ describe('sched __complete when the API cannot answer', () => {
   it('prints nothing and exits 0 for a refused connection', async () => {
     const r = await runSched(['--timeout', '2', '__complete', 'meeting-types'], {
       env: {
-        SCHED_BASE_URL: `http://127.0.0.1:${await closedPort()}/api`,
+        SCHED_BASE_URL: `http://127.0.0.1:${await refusedPort()}/api`,
         SCHED_API_KEY: 'k',
         SCHED_CONFIG_DIR: configDir('none', undefined),
       },

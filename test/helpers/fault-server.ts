@@ -45,6 +45,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { refusedPort } from './ports.js';
 
 export interface RecordedRequest {
   method: string;
@@ -313,11 +314,7 @@ export async function startFaultServer(
 
 /** A loopback base URL where nothing listens: connecting to it is refused. */
 export async function refusedUrl(): Promise<string> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return `http://127.0.0.1:${port}/api`;
+  return `http://127.0.0.1:${await refusedPort()}/api`;
 }
 
 export interface TestProxy {
