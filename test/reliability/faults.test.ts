@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defineFaultMatrix } from './matrix.js';
 import { COMMANDS } from './commands.js';
 import { useFastRetries } from './fast-retry.js';
+import { apiCommands, commandLeaves } from './command-tree.js';
 
 useFastRetries();
 
@@ -14,25 +15,37 @@ vi.setConfig({ maxConcurrency: 24 });
 defineFaultMatrix();
 
 describe('the matrix covers every command that talks to the API', () => {
-  // Adding an API command to the CLI means adding its row to commands.ts; this list is the
-  // contract's (CLI-CONTRACT.md) plus the hidden completion helper.
-  const API_COMMANDS = [
-    'types list',
-    'link create',
-    'webhooks add',
-    'webhooks ls',
-    'webhooks rm',
-    'webhooks sync',
-    'webhooks listen --register',
-    'auth login',
-    'auth status',
-    'sandbox book',
-    'sandbox cancel',
-    'sandbox reschedule',
-    '__complete meeting-types',
-    '__complete webhooks',
-  ];
-  it.each(API_COMMANDS)('%s', (name) => {
-    expect(COMMANDS.some((c) => c.name === name || c.name.startsWith(`${name} `))).toBe(true);
+  // Derived from the real command tree (command-tree.ts): a new command that asks for an API
+  // client fails here until commands.ts has its row.
+  const row = (name: string) =>
+    COMMANDS.some((c) => c.name === name || c.name.startsWith(`${name} `));
+
+  it('every command of the tree that talks to the API has a row', async () => {
+    const api = await apiCommands();
+    expect(
+      api.filter((name) => !row(name)),
+      'API commands without a row in commands.ts',
+    ).toEqual([]);
+  });
+
+  it('the classification sees the API commands and only them', async () => {
+    const api = await apiCommands();
+    // A classifier that found nothing would pass the test above: pin a few of each side.
+    expect(api).toEqual(
+      expect.arrayContaining(['types list', 'webhooks sync', 'auth login', 'sandbox book']),
+    );
+    expect(api).toContain('__complete meeting-types');
+    for (const offline of ['sig sign', 'events sample', 'completion', '__complete profiles']) {
+      expect(api).not.toContain(offline);
+    }
+  });
+
+  it('every row names a command of the tree', async () => {
+    const paths = (await commandLeaves()).map((l) => l.path);
+    for (const c of COMMANDS) {
+      const words = c.name.split(' ');
+      const known = words.some((_, i) => paths.includes(words.slice(0, i + 1).join(' ')));
+      expect(known, `row "${c.name}" names no command`).toBe(true);
+    }
   });
 });
