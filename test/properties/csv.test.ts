@@ -1,0 +1,110 @@
+// CSV output (src/output/csv.ts, the csv format of src/output/render.ts) read back by a strict
+// RFC 4180 parser: any record round-trips exactly, and any list of objects comes back as its
+// header and values (values as the documented sanitising leaves them, never anything else).
+import { describe, expect, it } from 'vitest';
+import { fc } from '../helpers/fc.js';
+import { csvRecord, CSV_EOL } from '../../src/output/csv.js';
+import { renderList, type Column } from '../../src/output/render.js';
+import { sanitizeCsvField } from '../../src/output/sanitize.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
+
+/**
+ * Strict RFC 4180: records end with CRLF (the last one too); a field is either plain (no
+ * comma, quote, CR or LF) or quoted with inner quotes doubled. Anything else throws.
+ */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let i = 0;
+  while (i < text.length) {
+    const record: string[] = [];
+    for (;;) {
+      let field = '';
+      if (text[i] === '"') {
+        i++;
+        for (;;) {
+          if (i >= text.length) throw new Error('unterminated quoted field');
+          if (text[i] === '"') {
+            if (text[i + 1] === '"') {
+              field += '"';
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          field += text[i++];
+        }
+      } else {
+        while (i < text.length && !/[,"\r\n]/.test(text[i]!)) field += text[i++];
+        if (text[i] === '"') throw new Error(`a quote inside a plain field at ${i}`);
+      }
+      record.push(field);
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text.startsWith(CSV_EOL, i)) {
+        i += CSV_EOL.length;
+        break;
+      }
+      throw new Error(
+        `expected "," or CRLF at ${i}, found ${JSON.stringify(text.slice(i, i + 5))}`,
+      );
+    }
+    records.push(record);
+  }
+  return records;
+}
+
+/** Strings full of what CSV must quote, plus the rest of Unicode. */
+const field = fc.oneof(
+  fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\r', '\n', ' ', '\t') }),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+);
+
+describe('CSV (property)', () => {
+  it('the parser is strict: it refuses what RFC 4180 refuses', () => {
+    expect(() => parseCsv('a"b\r\n')).toThrow();
+    expect(() => parseCsv('"a\r\n')).toThrow();
+    expect(() => parseCsv('a\n')).toThrow();
+    expect(parseCsv('"a,""b"""\r\n')).toEqual([['a,"b"']]);
+  });
+
+  it('any record round-trips exactly through csvRecord', () => {
+    fc.assert(
+      fc.property(fc.array(field, { minLength: 1, maxLength: 8 }), (fields) => {
+        expect(parseCsv(csvRecord(fields))).toEqual([fields]);
+      }),
+    );
+  });
+
+  it('any list of objects comes back as its header and sanitised values, one record each', async () => {
+    const keys = ['name', 'slug', 'note'] as const;
+    type Row = Record<(typeof keys)[number], string | number | string[] | null>;
+    const value = fc.oneof(
+      field,
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 3 }),
+    );
+    const columns: Column<Row>[] = keys.map((k) => ({ key: k, header: k, value: (r) => r[k] }));
+    const expected = (v: Row[keyof Row]) =>
+      v === null ? '' : sanitizeCsvField(Array.isArray(v) ? v.join(',') : String(v));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ name: value, slug: value, note: value }), { maxLength: 6 }),
+        async (rows) => {
+          const io = createBufferIO();
+          const n = await renderList(io, rows as Row[], { format: 'csv', columns });
+          expect(n).toBe(rows.length);
+          const parsed = parseCsv(io.stdoutText());
+          expect(parsed[0]).toEqual([...keys]);
+          expect(parsed.slice(1)).toEqual(
+            (rows as Row[]).map((r) => keys.map((k) => expected(r[k]))),
+          );
+        },
+      ),
+    );
+  });
+});
