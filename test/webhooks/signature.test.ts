@@ -12,6 +12,19 @@ const sig = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('base64');
 
 describe('signature', () => {
+  it('a JSON body with an unsigned trailing newline is the newline mistake alone (regression)', () => {
+    // Found by test/properties/signature.test.ts: "0" signed, "0\n" received. The compact
+    // re-serialisation of "0\n" is "0" too, and it was also confirmed as "re-serialised".
+    const got = diagnoseSignature({
+      secret: '!',
+      received: sig('!', '0'),
+      payload: Buffer.from('0\n'),
+    });
+    expect(got.filter((d) => d.confirmed).map((d) => d.reason)).toEqual([
+      expect.stringMatching(/ends with a newline that was not signed/),
+    ]);
+  });
+
   it('signs and verifies base64 HMAC-SHA256 of the bytes', () => {
     expect(signPayload('k', 'abc')).toBe(sig('k', 'abc'));
     expect(verifySignature('k', 'abc', sig('k', 'abc'))).toBe(true);
