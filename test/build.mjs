@@ -187,6 +187,8 @@ const slimDependencies = (stubConf) => ({
 const REQUIRE_BANNER =
   "import { createRequire as __schedCreateRequire } from 'node:module'; const require = __schedCreateRequire(import.meta.url);";
 
+const SOURCEMAP = Boolean(process.env.SCHED_BUILD_SOURCEMAP);
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main.ts' },
@@ -197,8 +199,10 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  minifySyntax: true,
-  sourcemap: false,
+  // SCHED_BUILD_SOURCEMAP=1 (npm run coverage): source maps, and the code kept as written, so
+  // the spawned binary's coverage maps back onto src/ like the in-process run's.
+  minifySyntax: !SOURCEMAP,
+  sourcemap: SOURCEMAP ? 'linked' : false,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   define: { SCHED_VERSION: JSON.stringify(pkg.version) },
@@ -229,7 +233,8 @@ function withoutUnusedBanner(text) {
 const produced = new Set();
 for (const file of result.outputFiles) {
   produced.add(file.path);
-  const contents = Buffer.from(withoutUnusedBanner(file.text));
+  // With source maps the banner stays: removing a line would shift every mapping.
+  const contents = Buffer.from(SOURCEMAP ? file.text : withoutUnusedBanner(file.text));
   const old = await readFile(file.path).catch(() => undefined);
   if (old && Buffer.compare(old, contents) === 0) continue;
   await mkdir(dirname(file.path), { recursive: true });
