@@ -33,24 +33,23 @@ async function listen(argv: string[], env: Record<string, string> = {}): Promise
   });
   let exited: number | undefined;
   void done.then((c) => (exited = c));
-  for (let i = 0; i < 500; i++) {
-    const m = /listening on (http:\/\/\S+)/.exec(io.stderrText());
-    if (m && /ready/.test(io.stderrText())) {
-      return {
-        url: m[1]!,
-        stdout: io.stdoutText,
-        stderr: io.stderrText,
-        done,
-        stop: (reason = 'SIGINT') => {
-          ac.abort(reason);
-          return done;
-        },
-      };
-    }
-    if (exited !== undefined) throw new Error(`listen exited ${exited}: ${io.stderrText()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`listen did not start: ${io.stderrText()}`);
+  await until(
+    () => /ready/.test(io.stderrText()) || exited !== undefined,
+    'listen to start',
+    io.stderrText,
+  );
+  if (exited !== undefined) throw new Error(`listen exited ${exited}: ${io.stderrText()}`);
+  const url = /listening on (http:\/\/\S+)/.exec(io.stderrText())![1]!;
+  return {
+    url,
+    stdout: io.stdoutText,
+    stderr: io.stderrText,
+    done,
+    stop: (reason = 'SIGINT') => {
+      ac.abort(reason);
+      return done;
+    },
+  };
 }
 
 async function post(url: string, body: Buffer | string, headers: Record<string, string> = {}) {
