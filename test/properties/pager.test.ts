@@ -1,4 +1,5 @@
-// The pager (paginate({ all: true }), src/api/paginate.ts) against a list server that lies
+// The pager (paginate({ all: true }), src/api/paginate.ts, with the adaptive page limiter the
+// commands give it, src/bulk/page-walk.ts) against a list server that lies
 // about how many pages and items it has, answers out of order and sometimes 429 or fails:
 // every item is yielded once, in order — all of them when the page count is not understated
 // and nothing failed, else a prefix ending where the walk had to stop.
@@ -6,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
 import { paginate, type FetchPage } from '../../src/api/paginate.js';
 import { ApiError, Interrupted } from '../../src/errors.js';
+import { adaptivePageLimiter } from '../../src/bulk/page-walk.js';
 
 interface Scenario {
   items: number;
@@ -83,6 +85,7 @@ describe('pager (property)', () => {
             all: true,
             limit: s.pageSize,
             concurrency: s.concurrency,
+            limiter: adaptivePageLimiter,
           })) {
             seen.push(item);
           }
