@@ -187,7 +187,10 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
   if (payload) {
     const nl = /\r?\n$/.exec(payload.toString('latin1'));
     if (nl) {
-      if (b64Matches(secret, payload.subarray(0, payload.length - nl[0].length), received)) {
+      // CRLF added, or LF added to a body that ended with CR: try both cuts.
+      const unsigned = (cut: number) =>
+        b64Matches(secret, payload.subarray(0, payload.length - cut), received);
+      if (unsigned(nl[0].length) || (nl[0].length === 2 && unsigned(1))) {
         add(
           true,
           'the payload ends with a newline that was not signed (an editor, echo or a heredoc adds one); without it the signature matches — use the body bytes exactly as received',

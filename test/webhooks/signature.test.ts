@@ -12,6 +12,19 @@ const sig = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('base64');
 
 describe('signature', () => {
+  it('an LF added to a body that ended with CR is named too (regression)', () => {
+    // Found by test/properties/signature.test.ts: "\r" signed, "\r\n" received; only the
+    // whole CRLF was tried as the added newline.
+    const got = diagnoseSignature({
+      secret: 'AAAA',
+      received: sig('AAAA', '\r'),
+      payload: Buffer.from('\r\n'),
+    });
+    expect(got.filter((d) => d.confirmed).map((d) => d.reason)).toEqual([
+      expect.stringMatching(/ends with a newline that was not signed/),
+    ]);
+  });
+
   it('a JSON body with an unsigned trailing newline is the newline mistake alone (regression)', () => {
     // Found by test/properties/signature.test.ts: "0" signed, "0\n" received. The compact
     // re-serialisation of "0\n" is "0" too, and it was also confirmed as "re-serialised".
