@@ -12,28 +12,20 @@ const sig = (secret: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(body).digest('base64');
 
 describe('signature', () => {
-  it('an LF added to a body that ended with CR is named too (regression)', () => {
-    // Found by test/properties/signature.test.ts: "\r" signed, "\r\n" received; only the
-    // whole CRLF was tried as the added newline.
-    const got = diagnoseSignature({
-      secret: 'AAAA',
-      received: sig('AAAA', '\r'),
-      payload: Buffer.from('\r\n'),
+  // Regressions found by test/properties/signature.test.ts: an unsigned trailing newline is
+  // named, and named alone.
+  it.each([
+    // Only a whole CRLF was tried as the added newline.
+    { case: 'LF added to a body ending in CR', secret: 'AAAA', signed: '\r', got: '\r\n' },
+    // The compact re-serialisation of "0\n" is "0" too: it was also confirmed as "re-serialised".
+    { case: 'a JSON body with an unsigned LF', secret: '!', signed: '0', got: '0\n' },
+  ])('$case: the unsigned newline alone is confirmed', ({ secret, signed, got }) => {
+    const d = diagnoseSignature({
+      secret,
+      received: sig(secret, signed),
+      payload: Buffer.from(got),
     });
-    expect(got.filter((d) => d.confirmed).map((d) => d.reason)).toEqual([
-      expect.stringMatching(/ends with a newline that was not signed/),
-    ]);
-  });
-
-  it('a JSON body with an unsigned trailing newline is the newline mistake alone (regression)', () => {
-    // Found by test/properties/signature.test.ts: "0" signed, "0\n" received. The compact
-    // re-serialisation of "0\n" is "0" too, and it was also confirmed as "re-serialised".
-    const got = diagnoseSignature({
-      secret: '!',
-      received: sig('!', '0'),
-      payload: Buffer.from('0\n'),
-    });
-    expect(got.filter((d) => d.confirmed).map((d) => d.reason)).toEqual([
+    expect(d.filter((x) => x.confirmed).map((x) => x.reason)).toEqual([
       expect.stringMatching(/ends with a newline that was not signed/),
     ]);
   });
