@@ -15,9 +15,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
-import { jsonErrorPlace } from '../text/json-error.js';
 import { quote } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../sandbox/constants.js';
+import { describeFsError, POSIX, tighten, withLock } from './files.js';
+import { ShapeError, shapeProblem, unreadable } from './problems.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -87,38 +88,6 @@ export interface OpenConfigOptions {
 }
 
 type Profiles = Record<string, Profile>;
-
-const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
-const POSIX = process.platform !== 'win32';
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function describeFsError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  return err.code ? `${err.code}: ${err.message.replace(/^\w+: /, '')}` : String(e);
-}
-
-/** Checks what we read; returns the problem, or undefined when the content is usable. */
-function shapeProblem(store: unknown): string | undefined {
-  if (!store || typeof store !== 'object' || Array.isArray(store))
-    return 'the top level is not a JSON object';
-  const profiles = (store as Record<string, unknown>).profiles;
-  if (profiles === undefined) return undefined;
-  if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles))
-    return '"profiles" is not an object';
-  for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
-    if (!p || typeof p !== 'object' || Array.isArray(p))
-      return `profile ${quote(name)} is not an object`;
-    for (const k of ['baseUrl', 'apiKey']) {
-      const v = (p as Record<string, unknown>)[k];
-      if (v !== undefined && typeof v !== 'string')
-        return `"${k}" of profile ${quote(name)} is not a string`;
-    }
-  }
-  return undefined;
-}
 
 function cleanProfile(p: Profile): Profile {
   const out: Profile = {};
@@ -239,103 +208,6 @@ export async function openConfig(
       return read();
     },
   };
-}
-
-class ShapeError extends Error {}
-
-function unreadable(file: string, e: unknown, hint: string): Failure {
-  if (e instanceof ShapeError) {
-    return new Failure(`the config file ${file} has unexpected content: ${e.message}`, { hint });
-  }
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'EACCES' || err?.code === 'EPERM') {
-    return new Failure(`cannot read the config file ${file}: permission denied`, {
-      hint: `check its owner and mode (chmod 600 "${file}")`,
-    });
-  }
-  const why = err?.name === 'SyntaxError' ? notJson(file) : describeFsError(e);
-  return new Failure(`cannot read the config file ${file}: ${why}`, { hint });
-}
-
-/**
- * Why the file is not JSON, without V8's message: it quotes the text around the error
- * (`Unexpected token 'K', ..."{"apiKey":KEYzz9-dis"...`), which is an API key more often than
- * not. The place is found by the shared JSON scanner, which never quotes the text.
- */
-function notJson(file: string): string {
-  try {
-    return `it is not valid JSON${jsonErrorPlace(fs.readFileSync(file, 'utf8'))}`;
-  } catch {
-    // Gone or unreadable meanwhile: say no more than that it is not JSON.
-    return 'it is not valid JSON';
-  }
-}
-
-/** Narrows the mode of a file or directory we own when it is wider than `want`. */
-function tighten(p: string, want: number, what: string, warn: (line: string) => void): void {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(p);
-  } catch {
-    return;
-  }
-  const mode = st.mode & 0o7777;
-  if ((mode & 0o777 & ~want) === 0) return;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  // Never chmod a shared directory (sticky like /tmp, the home directory, someone else's):
-  // say so instead.
-  const shared =
-    (st.isDirectory() && (mode & 0o1000 || path.resolve(p) === path.resolve(os.homedir()))) ||
-    (uid !== undefined && st.uid !== uid);
-  if (shared) {
-    warn(
-      `warning: the ${what} ${p} is shared (mode ${octal(mode)}); point SCHED_CONFIG_DIR at a private directory`,
-    );
-    return;
-  }
-  try {
-    fs.chmodSync(p, want);
-    warn(
-      `warning: the ${what} ${p} had mode ${octal(mode)}; changed it to ${octal(want)} (it holds API keys)`,
-    );
-  } catch (e) {
-    warn(
-      `warning: the ${what} ${p} has mode ${octal(mode)} and could not be changed (${describeFsError(e)})`,
-    );
-  }
-}
-
-/** Runs fn holding an exclusive lock file beside the config file (waits up to 5 s). */
-function withLock<T>(file: string, fn: () => T): T {
-  const lock = `${file}.lock`;
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
-      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new Failure(`cannot lock the config file ${file}: ${describeFsError(e)}`);
-      }
-      // A lock older than 10 s belongs to a process that died mid-write.
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > 10_000) fs.rmSync(lock, { force: true });
-      } catch {
-        // It went away meanwhile: try again.
-      }
-      if (Date.now() > deadline) {
-        throw new Failure(`the config file ${file} is locked by another sched process`, {
-          hint: `if no other sched is running, delete "${lock}"`,
-        });
-      }
-      sleepSync(15 + Math.random() * 20);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
 }
 
 function readOnlyEmpty(file: string, dir: string): ConfigStore {
