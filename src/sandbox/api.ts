@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { EVENT_NAMES, type Envelope, type Webhook } from '../api/types.js';
 import { httpError, validationError } from './http.js';
 import type { SandboxCore } from './core.js';
+import type { Route } from './router.js';
 import { DEFAULT_SORT, LIST_FIELDS, type ListField, type SortSpec } from './state.js';
 import { isoWithOffset } from './seed.js';
 
@@ -231,3 +232,45 @@ export function deleteWebhook(core: SandboxCore, id: string): void {
   if (!core.state.webhooks.delete(id)) throw httpError(404, 'Not found.');
   core.state.changed();
 }
+
+/** The service API of spec section 4. */
+export const apiRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/api/users/me/meeting-types',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => ({ status: 200, json: listMeetingTypes(core, r.url.searchParams) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/single-use-link',
+    auth: true,
+    body: 'json',
+    handle: (core, r) => ({ status: 200, json: createSingleUseLink(core, r.body) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks',
+    auth: true,
+    body: 'json',
+    handle: (core, r) => ({ status: 201, json: createWebhook(core, r.body) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/webhooks',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => ({ status: 200, json: listWebhooks(core, r.url.searchParams) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/webhooks/:id',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => {
+      deleteWebhook(core, r.params.id!);
+      return { status: 204 };
+    },
+  },
+];

@@ -4,7 +4,7 @@
 import { linkUrl, parsePaging, envelope } from './api.js';
 import { httpError, validationError } from './http.js';
 import { bookLink, cancel, findLink, reschedule } from './meetings.js';
-import type { Route } from './server.js';
+import type { Route } from './router.js';
 import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
 

@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import type { EventName, Meeting } from '../api/types.js';
 import { buildDeliveryBody, deliveryHeaders } from '../webhooks/delivery.js';
 import { SIGNATURE_HEADER } from '../webhooks/signature.js';
-import type { SandboxLogEvent } from './core.js';
+import type { SandboxLogEvent } from './log.js';
 import type { WebhookRecord } from './state.js';
 
 export interface DeliveryAttempt {

@@ -1,6 +1,6 @@
-// Small HTTP plumbing for the sandbox: bounded body reading, JSON answers, and the error type
-// that route handlers throw to answer with a status and a JSON body.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Small HTTP plumbing for the sandbox: JSON answers, and the error type that route handlers
+// throw to answer with a status and a JSON body. Body reading is src/http/body.ts.
+import type { ServerResponse } from 'node:http';
 
 /** A handler throws this to answer with `status` and `body`; anything else becomes a 500. */
 export class HttpError extends Error {
@@ -26,70 +26,6 @@ export function httpError(
 /** The 422 of spec 7. */
 export function validationError(errors: Record<string, string[]>): HttpError {
   return new HttpError(422, { message: 'Invalid arguments', errors });
-}
-
-export type BodyResult =
-  { ok: true; bytes: Buffer } | { ok: false; reason: 'too-large' | 'aborted' | 'timeout' };
-
-/** Upper bound on what we read and throw away after answering 413, before dropping the socket. */
-const DISCARD_LIMIT = 64 * 1024 * 1024;
-
-/**
- * Reads the request body up to `maxBytes`. When it is larger, stops keeping it and reports
- * `too-large` at once; the rest is drained (bounded) so the client still reads our 413.
- */
-export function readBody(
-  req: IncomingMessage,
-  maxBytes: number,
-  timeoutMs: number,
-): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (r: BodyResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const timer = setTimeout(() => {
-      finish({ ok: false, reason: 'timeout' });
-      req.destroy();
-    }, timeoutMs);
-    timer.unref();
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      drain(req);
-      finish({ ok: false, reason: 'too-large' });
-      return;
-    }
-    req.on('data', (c: Buffer) => {
-      if (settled) return;
-      size += c.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
-        drain(req);
-        finish({ ok: false, reason: 'too-large' });
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => finish({ ok: true, bytes: Buffer.concat(chunks, size) }));
-    req.on('error', () => finish({ ok: false, reason: 'aborted' }));
-    req.on('close', () => {
-      if (!req.complete) finish({ ok: false, reason: 'aborted' });
-    });
-  });
-}
-
-function drain(req: IncomingMessage): void {
-  let discarded = 0;
-  req.on('data', (c: Buffer) => {
-    discarded += c.length;
-    if (discarded > DISCARD_LIMIT) req.socket.destroy();
-  });
-  req.resume();
 }
 
 export function sendJson(

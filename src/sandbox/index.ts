@@ -1,6 +1,6 @@
 // The local emulator of the service. Import lazily: it pulls in node:http.
 export {
-  startSandbox,
+  startSandboxServer,
   DEFAULT_SANDBOX_API_KEY,
   DEFAULT_SERVICE_NAME,
   type SandboxHandle,
@@ -9,6 +9,6 @@ export {
 } from './server.js';
 export { MAX_LIMIT, DEFAULT_LIMIT } from './api.js';
 export { SEEDED_MEETING_TYPES, type MeetingTypeInput, type MeetingTypeRecord } from './seed.js';
-export type { SandboxLogEvent } from './core.js';
+export type { SandboxLogEvent } from './log.js';
 export type { DeliveryRecord } from './deliveries.js';
 export { StateFileError } from './state.js';

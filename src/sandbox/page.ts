@@ -4,7 +4,7 @@
 import type { Meeting } from '../api/types.js';
 import { HttpError } from './http.js';
 import { bookLink, DEFAULT_INVITEE, defaultStart, zonedTimeToUtc } from './meetings.js';
-import type { Reply, Route } from './server.js';
+import type { Reply, Route } from './router.js';
 import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
 import { isoWithOffset } from './seed.js';

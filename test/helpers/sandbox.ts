@@ -1,6 +1,6 @@
 // Starts a real sandbox in-process for a test: loopback, a free port, every request recorded.
 // Close it in afterAll/afterEach (or use `await using`-style try/finally).
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandboxServer, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export type TestSandbox = SandboxHandle & {
   /** Env for runSched/spawnSched pointing the CLI at this sandbox. */
@@ -10,7 +10,7 @@ export type TestSandbox = SandboxHandle & {
 };
 
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
-  const sb = await startSandbox({
+  const sb = await startSandboxServer({
     host: '127.0.0.1',
     port: 0,
     recordRequests: true,

@@ -66,7 +66,7 @@ export async function run(
     }
   };
 
-  const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+  const { startSandboxServer: startSandbox, StateFileError } = await import('../../sandbox/index.js');
   let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sb = await startSandbox({
