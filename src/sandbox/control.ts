@@ -3,7 +3,7 @@
 // deliveries). They need X-API-KEY like the rest of /api.
 import { linkUrl, parsePaging, envelope } from './api.js';
 import { httpError, validationError } from './http.js';
-import { bookLink, cancel, findLink, reschedule } from './meetings.js';
+import { actionResult, bookLink, cancel, findLink, reschedule } from './meetings.js';
 import type { Route } from './router.js';
 import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
@@ -38,7 +38,7 @@ export const controlRoutes: Route[] = [
       }
       const link = findLink(core, given);
       if (!link) throw httpError(404, 'Not found.', { detail: `No single-use link "${given}".` });
-      return { status: 201, json: bookLink(core, link, r.body) };
+      return { status: 201, json: actionResult(bookLink(core, link, r.body)) };
     },
   },
   {
@@ -77,14 +77,20 @@ export const controlRoutes: Route[] = [
     path: '/api/_sandbox/meetings/:uuid/cancel',
     auth: true,
     body: 'json',
-    handle: (core, r) => ({ status: 200, json: cancel(core, r.params.uuid!, r.body) }),
+    handle: (core, r) => ({
+      status: 200,
+      json: actionResult(cancel(core, r.params.uuid!, r.body)),
+    }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/meetings/:uuid/reschedule',
     auth: true,
     body: 'json',
-    handle: (core, r) => ({ status: 200, json: reschedule(core, r.params.uuid!, r.body) }),
+    handle: (core, r) => ({
+      status: 200,
+      json: actionResult(reschedule(core, r.params.uuid!, r.body)),
+    }),
   },
   {
     method: 'GET',

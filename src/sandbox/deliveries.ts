@@ -58,6 +58,8 @@ export class Deliveries {
   private nextId = 1;
   private pending = 0;
   private waiters: Array<() => void> = [];
+  /** Callers waiting for one delivery to be delivered or given up. */
+  private readonly settledWaiters = new Map<DeliveryRecord, Array<() => void>>();
   /** Retry waits in progress; close() ends them early with `false`. */
   private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: (go: boolean) => void }>();
   private readonly controllers = new Set<AbortController>();
@@ -98,6 +100,16 @@ export class Deliveries {
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Resolves once `record` is delivered or given up (at once when it already is). */
+  settled(record: DeliveryRecord): Promise<DeliveryRecord> {
+    if (record.state !== 'pending') return Promise.resolve(record);
+    return new Promise((resolve) => {
+      const list = this.settledWaiters.get(record) ?? [];
+      list.push(() => resolve(record));
+      this.settledWaiters.set(record, list);
+    });
   }
 
   /** Stops retries and in-flight attempts; what was pending is marked failed. */
@@ -152,6 +164,9 @@ export class Deliveries {
       record.state = 'failed';
     } finally {
       if (record.state === 'pending') record.state = 'failed';
+      const settled = this.settledWaiters.get(record) ?? [];
+      this.settledWaiters.delete(record);
+      for (const w of settled) w();
       this.pending -= 1;
       if (this.pending === 0) {
         const ws = this.waiters;

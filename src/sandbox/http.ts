@@ -2,14 +2,33 @@
 // throw to answer with a status and a JSON body. Body reading is src/http/body.ts.
 import type { ServerResponse } from 'node:http';
 
+/**
+ * Why a sandbox action was refused, as a field (the HTTP answer stays the service's): the
+ * library's errors carry it as `code`, so nobody has to read the message.
+ */
+export type SandboxErrorReason =
+  | 'link_not_found'
+  | 'link_used'
+  | 'meeting_not_found'
+  | 'meeting_cancelled'
+  | 'meeting_type_not_found';
+
 /** A handler throws this to answer with `status` and `body`; anything else becomes a 500. */
 export class HttpError extends Error {
+  /** Set for the refusals in-process callers tell apart; never sent. */
+  reason: SandboxErrorReason | undefined;
+
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
+  }
+
+  because(reason: SandboxErrorReason): this {
+    this.reason = reason;
+    return this;
   }
 }
 

@@ -2,7 +2,7 @@
 // is created and the link is spent), a meeting is cancelled or rescheduled — and each of these
 // is delivered to every webhook subscribed to the event. The meeting object itself is built by
 // src/webhooks/meeting.ts, the same code `sched events sample` uses.
-import type { ActionResult, EventName, Meeting, Notified } from '../api/types.js';
+import type { ActionResult, EventName, Meeting } from '../api/types.js';
 import {
   assertTimeZone,
   buildMeeting,
@@ -20,6 +20,26 @@ export const DEFAULT_INVITEE = {
   email: 'jordan.rivera@example.com',
   timezone: 'UTC',
 } as const;
+
+/** What an action did: the meeting as it is now, and the deliveries it queued. */
+export interface ActionOutcome {
+  meeting: Meeting;
+  deliveries: DeliveryRecord[];
+}
+
+/** The JSON the control endpoints answer with (ActionResult in api/types.ts). */
+export function actionResult({ meeting, deliveries }: ActionOutcome): ActionResult {
+  return {
+    meeting,
+    notified: deliveries.map((d) => ({
+      webhook_uuid: d.webhook_uuid,
+      url: d.url,
+      event: d.event,
+      notification_uuid: d.notification_uuid,
+      signed: d.signed,
+    })),
+  };
+}
 
 export interface BookInput {
   name?: unknown;
@@ -150,29 +170,20 @@ export function findLink(core: SandboxCore, codeOrUrl: string): LinkRecord | und
   return core.state.links.get(code);
 }
 
-function notify(core: SandboxCore, event: EventName, meeting: Meeting): Notified[] {
-  const out: Notified[] = [];
-  for (const w of core.state.webhooks.values()) {
-    if (!w.events.includes(event)) continue;
-    const d: DeliveryRecord = core.deliveries.enqueue(w, event, meeting);
-    out.push({
-      webhook_uuid: w.uuid,
-      url: w.url,
-      event,
-      notification_uuid: d.notification_uuid,
-      signed: d.signed,
-    });
-  }
-  return out;
+/** Queues `event` to every webhook subscribed to it. */
+function notify(core: SandboxCore, event: EventName, meeting: Meeting): DeliveryRecord[] {
+  return [...core.state.webhooks.values()]
+    .filter((w) => w.events.includes(event))
+    .map((w) => core.deliveries.enqueue(w, event, meeting));
 }
 
 /** Books the link: creates the meeting (state "new"), spends the link, delivers meetingScheduled. */
-export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput): ActionResult {
+export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput): ActionOutcome {
   const errors: Record<string, string[]> = {};
   if (link.used_at !== null) {
     throw validationError({
       code: [`The single-use link ${link.code} has already been used.`],
-    });
+    }).because('link_used');
   }
   const name = optionalString(errors, 'name', input.name) ?? DEFAULT_INVITEE.name;
   const email = optionalString(errors, 'email', input.email) ?? DEFAULT_INVITEE.email;
@@ -198,7 +209,7 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const type = core.state.meetingTypesByUuid.get(link.meeting_type_uuid);
-  if (!type) throw httpError(404, 'Not found.');
+  if (!type) throw httpError(404, 'Not found.').because('meeting_type_not_found');
   const meeting = buildMeeting({
     meetingType: type,
     invitee: { name, email, timezone, locale: 'en' },
@@ -227,12 +238,12 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   };
   core.state.meetings.set(meeting.uuid, record);
   core.state.changed();
-  return { meeting, notified: notify(core, 'meetingScheduled', meeting) };
+  return { meeting, deliveries: notify(core, 'meetingScheduled', meeting) };
 }
 
 function meetingRecord(core: SandboxCore, uuid: string): MeetingRecord {
   const r = core.state.meetings.get(uuid);
-  if (!r) throw httpError(404, 'Not found.');
+  if (!r) throw httpError(404, 'Not found.').because('meeting_not_found');
   return r;
 }
 
@@ -253,11 +264,13 @@ export function cancel(
   core: SandboxCore,
   uuid: string,
   body: { reason?: unknown; canceled_by?: unknown },
-): ActionResult {
+): ActionOutcome {
   const record = meetingRecord(core, uuid);
   const errors: Record<string, string[]> = {};
   if (isCancelled(record.meeting)) {
-    throw validationError({ meeting: ['The meeting is already cancelled.'] });
+    throw validationError({ meeting: ['The meeting is already cancelled.'] }).because(
+      'meeting_cancelled',
+    );
   }
   const reason = optionalString(errors, 'reason', body.reason, 5000);
   const by = actor(errors, 'canceled_by', body.canceled_by);
@@ -269,17 +282,19 @@ export function cancel(
     canceledBy: by,
   });
   core.state.changed();
-  return { meeting: record.meeting, notified: notify(core, 'meetingCancelled', record.meeting) };
+  return { meeting: record.meeting, deliveries: notify(core, 'meetingCancelled', record.meeting) };
 }
 
 export function reschedule(
   core: SandboxCore,
   uuid: string,
   body: { at?: unknown; reason?: unknown; rescheduled_by?: unknown },
-): ActionResult {
+): ActionOutcome {
   const record = meetingRecord(core, uuid);
   if (isCancelled(record.meeting)) {
-    throw validationError({ meeting: ['A cancelled meeting cannot be rescheduled.'] });
+    throw validationError({ meeting: ['A cancelled meeting cannot be rescheduled.'] }).because(
+      'meeting_cancelled',
+    );
   }
   const errors: Record<string, string[]> = {};
   let start: Date | undefined;
@@ -301,6 +316,6 @@ export function reschedule(
   core.state.changed();
   return {
     meeting: record.meeting,
-    notified: notify(core, 'meetingRescheduled', record.meeting),
+    deliveries: notify(core, 'meetingRescheduled', record.meeting),
   };
 }

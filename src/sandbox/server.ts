@@ -67,6 +67,8 @@ export interface SandboxHandle {
   requests: RecordedRequest[];
   state: SandboxState;
   deliveries: Deliveries;
+  /** What the handlers work with (the library acts on it directly). */
+  core: SandboxCore;
   /** True when state was loaded from an existing stateFile. */
   stateLoaded: boolean;
   /** Resolves when all state changes so far are written to the state file. */
@@ -181,6 +183,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     requests,
     state,
     deliveries,
+    core,
     stateLoaded,
     flushState: () => persister?.flush() ?? Promise.resolve(),
     close() {

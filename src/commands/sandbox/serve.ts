@@ -3,7 +3,7 @@
 // and delivery log goes to stderr.
 import type { Context } from '../../context.js';
 import { Failure, UsageError } from '../../errors.js';
-import type { SandboxLogEvent } from '../../sandbox/index.js';
+import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 import { quoteUrl } from '../../text/quote.js';
 
@@ -66,14 +66,15 @@ export async function run(
     }
   };
 
-  const { startSandboxServer: startSandbox, StateFileError } = await import('../../sandbox/index.js');
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  // The same entry as `import { startSandbox } from 'sched/sandbox'`.
+  const { startSandbox, StateFileError } = await import('../../sandbox/library.js');
+  let sb: Sandbox;
   try {
     sb = await startSandbox({
       host: flags.host,
       port: flags.port ?? DEFAULT_SANDBOX_PORT,
       apiKey: flags.apiKey,
-      stateFile: flags.state,
+      state: flags.state,
       serviceName: flags.serviceName,
       publicUrl,
       seedTypes: flags.seedTypes,
@@ -115,10 +116,10 @@ export async function run(
       `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nAPI key:    ${sb.apiKey}\n`,
     );
   }
-  if (sb.stateLoaded) {
+  if (sb.loaded) {
     io.err(
-      `Loaded ${flags.state}: ${sb.state.webhooks.size} webhooks, ${sb.state.links.size} links, ` +
-        `${sb.state.meetings.size} meetings.`,
+      `Loaded ${flags.state}: ${sb.loaded.webhooks} webhooks, ${sb.loaded.links} links, ` +
+        `${sb.loaded.meetings} meetings.`,
     );
     if (flags.seedTypes !== undefined) {
       io.err('note: --seed-types is ignored because the state file already has meeting types');

@@ -1,0 +1,247 @@
+// The sandbox as a library (`import { startSandbox } from 'sched/sandbox'`): a local emulator of
+// the service, in-process, for tests of a webhook handler. It serves the same HTTP API as
+// `sched sandbox` (which starts through this same function) and adds what an invitee does on
+// the service — book a link, cancel, reschedule — as calls that resolve once the deliveries
+// they caused are settled. It loads nothing of the CLI: node built-ins and the sandbox only.
+// Reference: docs/ (the "Sandbox" section of the command reference).
+import type { EventName, Meeting } from '../api/types.js';
+import { DEFAULT_RETRY_DELAYS_MS, type DeliveryRecord } from './deliveries.js';
+import { HttpError, type SandboxErrorReason } from './http.js';
+import type { SandboxLogEvent } from './log.js';
+import { bookLink, cancel, findLink, reschedule, type ActionOutcome } from './meetings.js';
+import { startSandboxServer, type SandboxHandle } from './server.js';
+
+export type { EventName, Meeting, SandboxLogEvent };
+export { StateFileError } from './state.js';
+export { DEFAULT_SANDBOX_API_KEY } from './constants.js';
+
+export interface StartSandboxOptions {
+  /** Port to listen on; default 0, any free port (read it back from `baseUrl` or `port`). */
+  port?: number;
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string;
+  /** The X-API-KEY the sandbox accepts; default the documented sandbox key. */
+  apiKey?: string;
+  /** Start with exactly this many meeting types (8 realistic ones, then synthetic ones). */
+  seedTypes?: number;
+  /** A JSON file to load the state from (when it exists) and keep it in after every change. */
+  state?: string;
+  /** The origin link URLs point to ({publicUrl}/s/<code>), e.g. a tunnel; default the sandbox. */
+  publicUrl?: string;
+  /** `user-agent` of deliveries; default "SimplyMeet.me". */
+  serviceName?: string;
+  /**
+   * Waits before each retry of a failed delivery (its length is the number of retries);
+   * default the service's 1 s, 5 s, 25 s. A test of a failing handler wants `[]` or short ones:
+   * book/cancel/reschedule wait for the last attempt.
+   */
+  retryDelaysMs?: number[];
+  /** How long one delivery attempt may take; default 10 s. */
+  deliveryTimeoutMs?: number;
+  /** Receives each request, delivery attempt and state-file problem. */
+  log?: (event: SandboxLogEvent) => void;
+}
+
+/** Who books, and when; every field has a default (Jordan Rivera, UTC, tomorrow 10:00). */
+export interface Invitee {
+  name?: string;
+  email?: string;
+  /** The invitee's IANA time zone, e.g. "America/New_York". */
+  timezone?: string;
+  /** Start time: a Date, or ISO 8601 with an offset. */
+  at?: string | Date;
+  /** Free text, delivered as a textarea answer. */
+  notes?: string;
+}
+
+export interface CancelOptions {
+  reason?: string;
+  /** Who cancelled; default "invitee". */
+  by?: 'invitee' | 'host';
+}
+
+export interface RescheduleOptions {
+  reason?: string;
+  /** Who rescheduled; default "invitee". */
+  by?: 'invitee' | 'host';
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  /** The receiver's HTTP status; null when it never answered. */
+  status: number | null;
+  error: string | null;
+}
+
+/** One delivery an action caused, once it was delivered or given up. */
+export interface DeliveryReport {
+  webhook: { uuid: string; url: string };
+  event: EventName;
+  /** The `uuid` of the delivered body (fresh for every delivery). */
+  notificationUuid: string;
+  /** 'delivered' (a 2xx answer) or 'failed' (every attempt failed, or the sandbox closed). */
+  status: 'delivered' | 'failed';
+  attempts: DeliveryAttempt[];
+  signed: boolean;
+  /** The exact bytes sent (and signed), as text. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface SandboxActionResult {
+  meeting: Meeting;
+  deliveries: DeliveryReport[];
+}
+
+export type SandboxErrorCode = SandboxErrorReason | 'invalid_input' | 'closed';
+
+/** Why an action was refused; branch on `code`, never on the message. */
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    /** For 'invalid_input': the messages per field, as the API's 422 gives them. */
+    readonly details: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:41234/api — give it to the code under test as its base URL. */
+  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:41234 — link URLs are {publicUrl}/s/<code>. */
+  readonly publicUrl: string;
+  readonly apiKey: string;
+  readonly host: string;
+  readonly port: number;
+  /** What the `state` file held when it was loaded; undefined when nothing was loaded. */
+  readonly loaded: { webhooks: number; links: number; meetings: number } | undefined;
+  /** Books a single-use link (its code or URL): a meeting, and meetingScheduled delivered. */
+  book(codeOrUrl: string, invitee?: Invitee): Promise<SandboxActionResult>;
+  /** Cancels a meeting: meetingCancelled delivered. */
+  cancel(meetingUuid: string, opts?: CancelOptions): Promise<SandboxActionResult>;
+  /** Moves a meeting to `at`: meetingRescheduled delivered. */
+  reschedule(
+    meetingUuid: string,
+    at: string | Date,
+    opts?: RescheduleOptions,
+  ): Promise<SandboxActionResult>;
+  /** Stops listening and delivering, and writes the state file. */
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox; resolves once it listens. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  const server = await startSandboxServer({
+    host: options.host,
+    port: options.port ?? 0,
+    apiKey: options.apiKey,
+    seedTypes: options.seedTypes,
+    stateFile: options.state,
+    publicUrl: options.publicUrl,
+    serviceName: options.serviceName,
+    retryDelaysMs: options.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS],
+    deliveryTimeoutMs: options.deliveryTimeoutMs,
+    log: options.log,
+  });
+  return wrap(server);
+}
+
+function wrap(server: SandboxHandle): Sandbox {
+  const { core } = server;
+  let closed = false;
+  // Runs the action as the control endpoints do, then waits for what it delivered.
+  const act = async (
+    action: () => ActionOutcome,
+    meetingUuid?: string,
+  ): Promise<SandboxActionResult> => {
+    if (closed) throw new SandboxError('closed', 'the sandbox is closed');
+    let outcome: ActionOutcome;
+    try {
+      outcome = action();
+    } catch (e) {
+      throw e instanceof HttpError ? refusal(e, meetingUuid) : e;
+    }
+    const settled = await Promise.all(outcome.deliveries.map((d) => core.deliveries.settled(d)));
+    return { meeting: outcome.meeting, deliveries: settled.map(report) };
+  };
+  const { state } = server;
+  return {
+    baseUrl: server.baseUrl,
+    publicUrl: server.publicUrl,
+    apiKey: server.apiKey,
+    host: server.host,
+    port: server.port,
+    loaded: server.stateLoaded
+      ? { webhooks: state.webhooks.size, links: state.links.size, meetings: state.meetings.size }
+      : undefined,
+    book(codeOrUrl, invitee = {}) {
+      return act(() => {
+        const link = findLink(core, codeOrUrl);
+        if (!link) {
+          throw new SandboxError('link_not_found', `no single-use link "${codeOrUrl}"`);
+        }
+        const { at, ...rest } = invitee;
+        return bookLink(core, link, { ...rest, at: at instanceof Date ? at.toISOString() : at });
+      });
+    },
+    cancel(meetingUuid, opts = {}) {
+      return act(
+        () => cancel(core, meetingUuid, { reason: opts.reason, canceled_by: opts.by }),
+        meetingUuid,
+      );
+    },
+    reschedule(meetingUuid, at, opts = {}) {
+      return act(
+        () =>
+          reschedule(core, meetingUuid, {
+            at: at instanceof Date ? at.toISOString() : at,
+            reason: opts.reason,
+            rescheduled_by: opts.by,
+          }),
+        meetingUuid,
+      );
+    },
+    close() {
+      closed = true;
+      return server.close();
+    },
+  };
+}
+
+/** The HTTP refusal of the control endpoints, as an error with a code. */
+function refusal(e: HttpError, meetingUuid: string | undefined): SandboxError {
+  const errors = (e.body.errors ?? {}) as Record<string, string[]>;
+  const first = Object.values(errors)[0]?.[0];
+  if (e.reason === 'meeting_not_found') {
+    return new SandboxError(e.reason, `no meeting "${meetingUuid ?? ''}" in this sandbox`);
+  }
+  if (e.reason) return new SandboxError(e.reason, first ?? e.message, errors);
+  const fields = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`);
+  return new SandboxError(
+    'invalid_input',
+    fields.length > 0 ? `invalid input: ${fields.join('; ')}` : e.message,
+    errors,
+  );
+}
+
+function report(d: DeliveryRecord): DeliveryReport {
+  return {
+    webhook: { uuid: d.webhook_uuid, url: d.url },
+    event: d.event,
+    notificationUuid: d.notification_uuid,
+    status: d.state === 'delivered' ? 'delivered' : 'failed',
+    attempts: d.attempts.map((a) => ({
+      attempt: a.attempt,
+      startedAt: a.started_at,
+      status: a.status,
+      error: a.error,
+    })),
+    signed: d.signed,
+    body: d.body,
+    headers: { ...d.headers },
+  };
+}
