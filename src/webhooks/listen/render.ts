@@ -1,0 +1,62 @@
+// How `sched webhooks listen` shows a delivery on a terminal: one line per delivery (time,
+// event, meeting, invitee, start, verdict, duplicate), one per forward. Every value that came
+// from the sender is sanitised: a delivery must not be able to move the cursor.
+import type { ChalkInstance } from 'chalk';
+import { sanitizeCell } from '../../output/sanitize.js';
+import type { ForwardReport } from './forward.js';
+import type { DeliveryRecord } from './record.js';
+
+/** What a person types to reach a listener on host:port. */
+export function displayUrl(host: string, port: number): string {
+  const h =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${h}:${port}/`;
+}
+
+function timeOfDay(d: Date): string {
+  return d.toTimeString().slice(0, 8);
+}
+
+export function deliveryLine(
+  c: ChalkInstance,
+  r: DeliveryRecord,
+  at: Date,
+  firstAt: string | undefined,
+): string {
+  const verdictText = {
+    valid: c.green('signature valid'),
+    invalid: c.red('signature INVALID'),
+    missing: c.yellow('signature missing'),
+    unchecked: c.dim('signature unchecked'),
+  }[r.signature];
+  const parts = [c.dim(timeOfDay(at))];
+  if (!r.json) {
+    parts.push(
+      c.yellow(
+        `not JSON: ${r.bytes} bytes${r.contentType ? `, ${sanitizeCell(r.contentType)}` : ''}`,
+      ),
+    );
+  } else {
+    parts.push(c.bold(sanitizeCell(r.event ?? '(no event)')));
+    parts.push(sanitizeCell(r.meeting ?? '(no meeting uuid)'));
+    const who = r.invitee
+      ? [r.invitee.name, r.invitee.email ? `<${r.invitee.email}>` : null].filter(Boolean).join(' ')
+      : '(no invitee)';
+    parts.push(sanitizeCell(who));
+    parts.push(r.start ? `starts ${sanitizeCell(r.start)}` : '(no start)');
+  }
+  parts.push(verdictText);
+  let line = parts.join('  ');
+  if (r.duplicate && r.uuid) {
+    line += '  ' + c.magenta(`DUPLICATE of notification ${sanitizeCell(r.uuid)}`);
+    if (firstAt) line += c.magenta(` (first ${timeOfDay(new Date(firstAt))})`);
+  }
+  return line;
+}
+
+export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
+  if (f.error !== undefined) return `  ↳ ${c.red(`forward to ${f.url} failed: ${f.error}`)}`;
+  const st = f.status ?? 0;
+  const text = `forwarded to ${f.url}: ${st} in ${f.ms} ms`;
+  return `  ↳ ${st >= 200 && st < 300 ? c.green(text) : c.red(text)}`;
+}
