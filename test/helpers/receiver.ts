@@ -1,7 +1,8 @@
 // A tiny recording webhook receiver for tests: keeps the exact bytes and headers of each request
 // as they arrived, and answers as it is told to (a queue of statuses, a fixed answer, or never).
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// It runs on the receiver `sched webhooks listen` uses (src/webhooks/listen/receiver.ts).
+import type { IncomingHttpHeaders } from 'node:http';
+import { startReceiver as startBodyReceiver } from '../../src/webhooks/listen/receiver.js';
 
 export interface Received {
   method: string;
@@ -49,22 +50,20 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
         check();
       });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+  const server = await startBodyReceiver({
+    port: 0,
+    host: '127.0.0.1',
+    // Tests send what they like; only a runaway sender is cut off.
+    maxBodyBytes: 64 * 1024 * 1024,
+    onBody(req, body, res) {
       received.push({
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
         rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0),
-        body: Buffer.concat(chunks),
+        body,
       });
       if (opts.hang) return wake();
       const answer = () => {
@@ -74,9 +73,8 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
       };
       if (r.respond.delayMs) setTimeout(answer, r.respond.delayMs);
       else answer();
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${opts.path ?? '/hook'}`;
+  r.url = `http://127.0.0.1:${server.port}${opts.path ?? '/hook'}`;
   return r;
 }

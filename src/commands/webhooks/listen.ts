@@ -16,7 +16,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
 import type { EventName } from '../../api/types.js';
 import { ExitCode, Failure, QuietExit, UsageError } from '../../errors.js';
-import { sanitizeCell } from '../../output/sanitize.js';
 import { parseEventList } from '../../webhooks/event-names.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
@@ -26,8 +25,12 @@ import { forwardDelivery, targetsFor, type ForwardTarget } from '../../webhooks/
 import { deliveryRecord, signatureHeader, signatureVerdict } from '../../webhooks/listen/record.js';
 import { ListenerWebhook, type WebhookApi } from '../../webhooks/listen/register.js';
 import { deliveryLine, displayUrl, forwardLine } from '../../webhooks/listen/render.js';
-import { startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
-import { quote } from '../../text/quote.js';
+import {
+  answerNonDelivery,
+  listenFailure,
+  startReceiver,
+  type Receiver,
+} from '../../webhooks/listen/receiver.js';
 
 export async function run(
   ctx: Context,
@@ -133,22 +136,7 @@ export async function run(
     receiver = await startReceiver({
       port,
       host,
-      early(req, res) {
-        const method = req.method ?? 'GET';
-        if (method === 'GET' || method === 'HEAD') {
-          // Health checks and a curious browser: say what this is, and do not count it.
-          res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-          res.end(method === 'HEAD' ? undefined : 'sched webhooks listen: POST deliveries here\n');
-          return true;
-        }
-        if (method !== 'POST') {
-          res.writeHead(405, { allow: 'POST, GET, HEAD', 'content-type': 'text/plain' });
-          res.end('POST deliveries here\n');
-          io.err(`note: ${sanitizeCell(method)} ${sanitizeCell(req.url ?? '/')} answered 405`);
-          return true;
-        }
-        return false;
-      },
+      early: (req, res) => answerNonDelivery(req, res, (line) => io.err(line)),
       onBody(req, body, res) {
         // Answer first: the sender should never wait for our printing or forwarding.
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -224,24 +212,6 @@ export async function run(
 
 function signalExit(ctx: Context): number {
   return ctx.signal.reason === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
-}
-
-/** Why the listener could not start, with what to do about it. */
-function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE') {
-    return new Failure(`port ${port} on ${host} is already in use`, {
-      hint: 'choose another with --port <n>, or --port 0 for any free port',
-    });
-  }
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
-    return new UsageError(`cannot listen on host ${quote(host)}: not an address of this machine`);
-  }
-  if (e.code === 'EACCES') {
-    return new Failure(`not allowed to listen on port ${port}`, {
-      hint: 'ports below 1024 need privileges; use e.g. --port 4020',
-    });
-  }
-  return new Failure(`cannot listen on ${host}:${port}: ${e.message}`);
 }
 
 /** The webhook calls of --register, on the command's API client (loaded when first needed). */

@@ -3,7 +3,10 @@
 // receiver both run on it; what to answer is theirs to decide.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Failure, UsageError } from '../../errors.js';
 import { DEFAULT_BODY_TIMEOUT_MS, readBody } from '../../http/body.js';
+import { sanitizeCell } from '../../output/sanitize.js';
+import { quote } from '../../text/quote.js';
 
 /** Bodies above this are refused with 413 by default: no real delivery comes close. */
 export const DEFAULT_MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
@@ -67,4 +70,47 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return closing;
     },
   };
+}
+
+/**
+ * What `sched webhooks listen` answers besides deliveries: GET/HEAD (health checks, a curious
+ * browser) say what this is and are not counted; other methods than POST get 405 and a note.
+ * Returns true when it answered.
+ */
+export function answerNonDelivery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  note: (line: string) => void,
+): boolean {
+  const method = req.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(method === 'HEAD' ? undefined : 'sched webhooks listen: POST deliveries here\n');
+    return true;
+  }
+  if (method !== 'POST') {
+    res.writeHead(405, { allow: 'POST, GET, HEAD', 'content-type': 'text/plain' });
+    res.end('POST deliveries here\n');
+    note(`note: ${sanitizeCell(method)} ${sanitizeCell(req.url ?? '/')} answered 405`);
+    return true;
+  }
+  return false;
+}
+
+/** Why the listener could not start, with what to do about it. */
+export function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE') {
+    return new Failure(`port ${port} on ${host} is already in use`, {
+      hint: 'choose another with --port <n>, or --port 0 for any free port',
+    });
+  }
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
+    return new UsageError(`cannot listen on host ${quote(host)}: not an address of this machine`);
+  }
+  if (e.code === 'EACCES') {
+    return new Failure(`not allowed to listen on port ${port}`, {
+      hint: 'ports below 1024 need privileges; use e.g. --port 4020',
+    });
+  }
+  return new Failure(`cannot listen on ${host}:${port}: ${e.message}`);
 }
