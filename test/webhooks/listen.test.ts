@@ -1,0 +1,147 @@
+// The parts of `sched webhooks listen` on their own: the receiver (bounded body reads: size cap
+// and timeout, shared with the sandbox through src/http/body.ts), duplicate detection and the
+// choice of forward targets.
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SeenNotifications } from '../../src/webhooks/listen/dedupe.js';
+import { forwardDelivery, targetsFor } from '../../src/webhooks/listen/forward.js';
+import { startReceiver, type Receiver } from '../../src/webhooks/listen/receiver.js';
+import { startReceiver as startRecorder } from '../helpers/receiver.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const x of open.splice(0)) await x.close();
+});
+
+async function receiver(opts: Partial<Parameters<typeof startReceiver>[0]> = {}) {
+  const bodies: Buffer[] = [];
+  const tooLarge: Array<{ size: number; declared: boolean }> = [];
+  const rx: Receiver = await startReceiver({
+    port: 0,
+    host: '127.0.0.1',
+    onBody(_req, body, res) {
+      bodies.push(body);
+      res.end('ok');
+    },
+    onTooLarge: ({ size, declared }) => tooLarge.push({ size, declared }),
+    ...opts,
+  });
+  open.push(rx);
+  return { rx, bodies, tooLarge };
+}
+
+/** POSTs `body` with its Content-Length; with `stall`, only its first 10 bytes, then nothing. */
+function send(
+  port: number,
+  body: Buffer,
+  opts: { stall?: boolean } = {},
+): Promise<{ status?: number; text: string; error?: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/',
+        headers: { 'content-length': body.length },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      },
+    );
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve({ text: '', error: e.code ?? e.message }),
+    );
+    if (opts.stall) req.write(body.subarray(0, 10));
+    else req.end(body);
+  });
+}
+
+describe('the listen receiver', () => {
+  it('hands over the whole body, byte for byte', async () => {
+    const { rx, bodies } = await receiver();
+    const body = Buffer.from('{"event":"meetingScheduled","x":"é"}');
+    expect(await send(rx.port, body)).toEqual({ status: 200, text: 'ok' });
+    expect(bodies).toEqual([body]);
+  });
+
+  it('answers 413 to a body over the cap and never hands it over', async () => {
+    const { rx, bodies, tooLarge } = await receiver({ maxBodyBytes: 100 });
+    const r = await send(rx.port, Buffer.alloc(1000, 'a'));
+    expect(r).toEqual({ status: 413, text: 'payload too large\n' });
+    expect(bodies).toEqual([]);
+    expect(tooLarge).toEqual([{ size: 1000, declared: true }]);
+  });
+
+  it('drops a sender that stalls mid-body instead of waiting forever', async () => {
+    const { rx, bodies } = await receiver({ bodyTimeoutMs: 50 });
+    const r = await send(rx.port, Buffer.alloc(100, 'a'), { stall: true });
+    expect(r.status).toBeUndefined();
+    expect(r.error).toBe('ECONNRESET');
+    expect(bodies).toEqual([]);
+  });
+
+  it('rejects with the listen error when the port is taken', async () => {
+    const { rx } = await receiver();
+    await expect(
+      startReceiver({ port: rx.port, host: '127.0.0.1', onBody: () => {} }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+describe('duplicate detection', () => {
+  it('flags a notification uuid seen before, with when it was first seen', () => {
+    const seen = new SeenNotifications();
+    const t1 = new Date('2026-01-01T10:00:00Z');
+    expect(seen.check('a', t1)).toEqual({ duplicate: false, firstAt: undefined });
+    expect(seen.check('a', new Date())).toEqual({ duplicate: true, firstAt: t1.toISOString() });
+    expect(seen.check(undefined, t1).duplicate).toBe(false);
+    expect(seen.check(undefined, t1).duplicate).toBe(false);
+  });
+
+  it('forgets the oldest uuid once the limit is reached', () => {
+    const seen = new SeenNotifications(2);
+    const t = new Date();
+    seen.check('a', t);
+    seen.check('b', t);
+    seen.check('c', t);
+    expect(seen.check('a', t).duplicate).toBe(false);
+    expect(seen.check('c', t).duplicate).toBe(true);
+  });
+});
+
+describe('forwarding', () => {
+  const all = { url: new URL('http://127.0.0.1:1/all') };
+  const cancels = { url: new URL('http://127.0.0.1:1/c'), events: ['meetingCancelled'] };
+
+  it('sends a delivery to every target for its event, in order', () => {
+    expect(targetsFor([all, cancels], 'meetingCancelled')).toEqual([all, cancels]);
+    expect(targetsFor([all, cancels], 'meetingScheduled')).toEqual([all]);
+    expect(targetsFor([cancels], undefined)).toEqual([]);
+  });
+
+  it('re-sends the exact bytes and the sender headers, not the hop-by-hop ones', async () => {
+    const a = await startRecorder();
+    const b = await startRecorder({ statuses: [500] });
+    open.push(a, b);
+    const body = Buffer.from('{"event":"meetingScheduled"}');
+    const reports = await forwardDelivery(
+      [{ url: new URL(a.url) }, { url: new URL(b.url) }],
+      {
+        body,
+        headers: { 'webhook-signature': 'sig', connection: 'keep-alive', host: 'elsewhere' },
+      },
+      { timeoutMs: 5_000 },
+    );
+    expect(reports.map((r) => [r.url, r.status])).toEqual([
+      [a.url, 200],
+      [b.url, 500],
+    ]);
+    const got = a.received[0]!;
+    expect(got.body).toEqual(body);
+    expect(got.headers['webhook-signature']).toBe('sig');
+    expect(got.headers.host).not.toBe('elsewhere');
+  });
+});
