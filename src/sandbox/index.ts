@@ -1,4 +1,6 @@
-// The local emulator of the service. Import lazily: it pulls in node:http.
+// The sandbox's internals, for tests that look inside (recorded requests, state, the delivery
+// queue). Users and `sched sandbox` start it through library.ts. Import lazily: it pulls in
+// node:http.
 export {
   startSandboxServer,
   DEFAULT_SANDBOX_API_KEY,
