@@ -1,6 +1,10 @@
 // Starts a real sandbox in-process for a test: loopback, a free port, every request recorded.
 // Close it in afterAll/afterEach (or use `await using`-style try/finally).
-import { startSandboxServer, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import {
+  startSandboxServer,
+  type SandboxHandle,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 
 export type TestSandbox = SandboxHandle & {
   /** Env for runSched/spawnSched pointing the CLI at this sandbox. */
