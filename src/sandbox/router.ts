@@ -140,6 +140,8 @@ export interface RouterOptions {
   apiKey: string;
   /** Request bodies larger than this are answered 413. */
   maxBodyBytes: number;
+  /** How long a request body may take to arrive; default DEFAULT_BODY_TIMEOUT_MS. */
+  bodyTimeoutMs?: number;
   /** When given, every request is appended to it (tests look at what reached the sandbox). */
   requests?: RecordedRequest[];
   log(event: SandboxLogEvent): void;
@@ -149,7 +151,7 @@ export interface RouterOptions {
 export function createRequestHandler(
   core: SandboxCore,
   routeTable: readonly Route[],
-  { apiKey, maxBodyBytes, requests, log }: RouterOptions,
+  { apiKey, maxBodyBytes, bodyTimeoutMs, requests, log }: RouterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const routes = routeTable.map(compile);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -168,7 +170,7 @@ export function createRequestHandler(
         throw httpError(400, 'Malformed request target.');
       }
 
-      const body = await readBody(req, maxBodyBytes);
+      const body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
       if (!body.ok && body.reason !== 'too-large') {
         // The client went away or stalled; nobody is left to answer.
         status = 400;

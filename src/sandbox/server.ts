@@ -45,6 +45,8 @@ export interface SandboxOptions {
   /** Keep every received request in `handle.requests` (tests). */
   recordRequests?: boolean;
   maxBodyBytes?: number;
+  /** How long a request body may take to arrive (tests shorten it). */
+  bodyTimeoutMs?: number;
   /** Waits before each delivery retry (its length = number of retries). */
   retryDelaysMs?: number[];
   /** Time one delivery attempt may take. */
@@ -140,6 +142,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const handle = createRequestHandler(core, [...apiRoutes, ...controlRoutes, ...pageRoutes], {
     apiKey,
     maxBodyBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs,
     requests: options.recordRequests ? requests : undefined,
     log: logFn,
   });
