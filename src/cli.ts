@@ -1,6 +1,7 @@
 // Builds the commander program and runs one invocation. Everything here is cheap to load:
 // each command's behaviour is imported only when that command runs.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import {
   createContext,
   OUTPUT_FORMATS,
@@ -12,17 +13,27 @@ import { ExitCode, Interrupted, isSchedError, QuietExit, UsageError } from './er
 import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
-import type { Act, Loader } from './commands/define.js';
+import {
+  commanderOption,
+  flag,
+  input,
+  readInput,
+  register,
+  value,
+  type Act,
+  type CommandDef,
+  type InputOf,
+} from './commands/define.js';
 import { HELP_TOPICS } from './commands/help/topics.js';
-import { register as registerAuth } from './commands/auth/index.js';
-import { register as registerProfiles } from './commands/profiles/index.js';
-import { register as registerTypes } from './commands/types/index.js';
-import { register as registerLink } from './commands/link/index.js';
-import { register as registerWebhooks } from './commands/webhooks/index.js';
-import { register as registerEvents } from './commands/events/index.js';
-import { register as registerSig } from './commands/sig/index.js';
-import { register as registerSandbox } from './commands/sandbox/index.js';
-import { register as registerCompletion } from './commands/completion/index.js';
+import { auth } from './commands/auth/index.js';
+import { profiles } from './commands/profiles/index.js';
+import { types } from './commands/types/index.js';
+import { link } from './commands/link/index.js';
+import { webhooks } from './commands/webhooks/index.js';
+import { events } from './commands/events/index.js';
+import { sig } from './commands/sig/index.js';
+import { sandbox } from './commands/sandbox/index.js';
+import { complete, completion } from './commands/completion/index.js';
 
 declare const SCHED_VERSION: string | undefined;
 export const VERSION: string = typeof SCHED_VERSION === 'string' ? SCHED_VERSION : '0.0.0-dev';
@@ -50,6 +61,41 @@ function outputFormat(value: string): OutputFormat {
   }
   return v as OutputFormat;
 }
+
+/** The options every command accepts (commander takes them before or after the command). */
+export const GLOBAL_INPUT = input({
+  options: [
+    value('--profile <name>', 'profile to use (env SCHED_PROFILE; default "default")'),
+    value('--base-url <url>', "API base URL (env SCHED_BASE_URL; else the profile's)"),
+    flag('--json', 'print JSON (same as --output json)'),
+    value('-o, --output <format>', 'output format: table, json, ndjson, csv', {
+      parse: outputFormat,
+    }),
+    flag('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)'),
+    flag('--no-input', 'never prompt; a missing value is a usage error'),
+    value('--timeout <seconds>', 'timeout per HTTP request', {
+      parse: timeoutSeconds,
+      default: 30,
+    }),
+    flag('--verbose', 'log each HTTP request to stderr (secrets masked)'),
+    flag('-q, --quiet', 'print only the essential value'),
+  ],
+});
+type GlobalInput = InputOf<typeof GLOBAL_INPUT>;
+
+/** Every command under `sched`, in the order help lists them. */
+export const COMMANDS: readonly CommandDef[] = [
+  auth,
+  profiles,
+  types,
+  link,
+  webhooks,
+  events,
+  sig,
+  sandbox,
+  completion,
+  complete,
+];
 
 function visibleNames(c: Command): string[] {
   return c.commands
@@ -81,14 +127,19 @@ function polishGroups(c: Command): void {
 
 /** Raw values given on the command line, per command and option (see watchRepeats). */
 const givenValues = new WeakMap<Command, Map<Option, string[]>>();
+/** How many times each option was given, per command (for exclusive option groups). */
+const givenCounts = new WeakMap<Command, Map<Option, number>>();
 
-/** Records every value given to an option that takes one, so repeats can be told apart. */
+/** Records every value given to an option, so repeats can be told apart. */
 function watchRepeats(c: Command): void {
   const seen = new Map<Option, string[]>();
+  const counts = new Map<Option, number>();
   givenValues.set(c, seen);
+  givenCounts.set(c, counts);
   for (const o of c.options) {
-    if (!o.required && !o.optional) continue; // a switch given twice means the same
     c.on(`option:${o.name()}`, (v: unknown) => {
+      counts.set(o, (counts.get(o) ?? 0) + 1);
+      if (!o.required && !o.optional) return; // a switch given twice means the same
       seen.set(o, [...(seen.get(o) ?? []), String(v)]);
     });
   }
@@ -121,32 +172,12 @@ export function buildProgram(act: Act): Command {
     )
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'profile to use (env SCHED_PROFILE; default "default")')
-    .option('--base-url <url>', "API base URL (env SCHED_BASE_URL; else the profile's)")
-    .option('--json', 'print JSON (same as --output json)')
-    .addOption(
-      new Option('-o, --output <format>', 'output format: table, json, ndjson, csv').argParser(
-        outputFormat,
-      ),
-    )
-    .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
-    .option('--no-input', 'never prompt; a missing value is a usage error')
-    .option('--timeout <seconds>', 'timeout per HTTP request', timeoutSeconds, 30)
-    .option('--verbose', 'log each HTTP request to stderr (secrets masked)')
-    .option('-q, --quiet', 'print only the essential value')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .helpCommand(false);
+  for (const o of GLOBAL_INPUT.options) program.addOption(commanderOption(o));
 
-  registerAuth(program, act);
-  registerProfiles(program, act);
-  registerTypes(program, act);
-  registerLink(program, act);
-  registerWebhooks(program, act);
-  registerEvents(program, act);
-  registerSig(program, act);
-  registerSandbox(program, act);
-  registerCompletion(program, act);
+  for (const def of COMMANDS) register(program, def, act);
   polishGroups(program);
   watchRepeats(program);
 
@@ -191,17 +222,17 @@ export function buildProgram(act: Act): Command {
   return program;
 }
 
-function resolveGlobals(raw: Record<string, unknown>, env: Env): GlobalOptions {
-  let output: OutputFormat = (raw.output as OutputFormat | undefined) ?? 'table';
+function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
+  let output: OutputFormat = raw.output ?? 'table';
   if (raw.json) output = 'json';
   return {
-    profile: (raw.profile as string | undefined) ?? (env.SCHED_PROFILE || 'default'),
-    baseUrl: raw.baseUrl as string | undefined,
+    profile: raw.profile ?? (env.SCHED_PROFILE || 'default'),
+    baseUrl: raw.baseUrl,
     output,
     outputGiven: raw.output !== undefined || Boolean(raw.json),
     color: raw.color !== false,
     input: raw.input !== false,
-    timeoutMs: Math.round(((raw.timeout as number | undefined) ?? 30) * 1000),
+    timeoutMs: Math.round(raw.timeout * 1000),
     verbose: Boolean(raw.verbose),
     quiet: Boolean(raw.quiet),
   };
@@ -235,11 +266,11 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   let exitCode = 0;
 
   const act: Act =
-    (load: Loader) =>
+    (def: CommandDef) =>
     async (...params: unknown[]) => {
       const cmd = params[params.length - 1] as Command;
-      const rawGlobals = cmd.optsWithGlobals();
-      const globals = resolveGlobals(rawGlobals, deps.env);
+      // The root's options, typed by GLOBAL_INPUT (commander applied its defaults).
+      const globals = resolveGlobals(program.opts<GlobalInput>(), deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
       checkRepeats(cmd);
       const ctx = createContext({
@@ -251,10 +282,11 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         prompter: deps.prompter,
       });
       try {
-        const mod = await load();
+        const opts = readInput(cmd, def, givenCounts.get(cmd) ?? new Map());
+        const mod = await def.load!();
         if (signal.aborted)
           throw new Interrupted('interrupted', { signal: signal.reason as never });
-        await mod.run(ctx, cmd.args, cmd.opts());
+        await mod.run(ctx, opts as never, program);
       } finally {
         await ctx.runDeferred();
       }

@@ -1,19 +1,278 @@
-// Small helpers shared by every command's registration: lazy action loading, option parsers
-// and help examples. Registration files import only this and commander, so start-up stays cheap.
-import { InvalidArgumentError, type Command } from 'commander';
+// The typed command definitions. Each verb declares its arguments and options once (flags,
+// help text, defaults, parsers) with `input(...)`; from that one declaration come the commander
+// registration, the help, the completion scripts, docs/ and the man page, and the type of the
+// object its `run(ctx, opts)` receives. A renamed flag renames the field, so every use of the
+// old name stops compiling.
+//
+// Registration files import only this module and commander, so start-up stays cheap: a verb's
+// behaviour is imported (`load`) only when that verb runs, and the verb imports its options
+// type from the registration file as a type, which costs nothing.
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 
-/** What each src/commands/<noun>/<verb>.ts exports. */
-export interface CommandModule {
-  run(ctx: Context, args: string[], flags: Record<string, unknown>): Promise<void>;
+// ---------------------------------------------------------------------------------------------
+// Names: "--dry-run <x>" -> "dryRun", "--no-secret" -> "secret", "[meeting-type...]" -> "meetingType"
+
+type Camel<S extends string> = S extends `${infer A}-${infer B}`
+  ? `${A}${Capitalize<Camel<B>>}`
+  : S;
+type LongFlag<F extends string> = F extends `${string}--${infer R}`
+  ? R extends `${infer N} ${string}`
+    ? N
+    : R
+  : never;
+/** The field an option fills, as commander names it (`attributeName()`). */
+export type OptionKey<F extends string> =
+  LongFlag<F> extends `no-${infer R}` ? Camel<R> : Camel<LongFlag<F>>;
+type ArgName<S extends string> = S extends `${'<' | '['}${infer N}${'>' | ']'}`
+  ? N extends `${infer M}...`
+    ? M
+    : N
+  : never;
+export type ArgKey<S extends string> = Camel<ArgName<S>>;
+
+function camel(s: string): string {
+  return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-export type Loader = () => Promise<CommandModule>;
+// ---------------------------------------------------------------------------------------------
+// Options
 
-/** Turns a lazily imported command module into a commander action handler. */
-export type Act = (load: Loader) => (...args: unknown[]) => Promise<void>;
+/** One option: what commander needs, what docs and completion show, and its value's type. */
+export interface OptionDef<F extends string = string, V = unknown> {
+  readonly flags: F;
+  readonly description: string;
+  readonly parse?: (value: string, previous: never) => unknown;
+  readonly defaultValue?: unknown;
+  readonly required?: boolean;
+  readonly hidden?: boolean;
+  /** May be given several times; the values are collected into a list. */
+  readonly repeatable?: boolean;
+  /** Options of one group exclude each other (counting every occurrence). */
+  readonly exclusive?: string;
+  /** Phantom: the type of the value `run` receives. */
+  readonly __value?: V;
+}
 
-export function examples(cmd: Command, lines: string[]): Command {
+interface Common {
+  hidden?: boolean;
+  exclusive?: string;
+}
+
+/** A switch: `--all` (true when given), `--no-input` (false when given, else true). */
+export function flag<const F extends string>(
+  flags: F,
+  description: string,
+  config: Common = {},
+): OptionDef<F, F extends `${string}--no-${string}` ? boolean : true | undefined> {
+  return { flags, description, ...config };
+}
+
+/** An option that takes a value (`--url <url>`), optionally parsed, defaulted or required. */
+export function value<const F extends string, T>(
+  flags: F,
+  description: string,
+  config: Common & { parse: (value: string) => T; default: T },
+): OptionDef<F, T>;
+export function value<const F extends string, T>(
+  flags: F,
+  description: string,
+  config: Common & { parse: (value: string) => T; required: true },
+): OptionDef<F, T>;
+export function value<const F extends string, T>(
+  flags: F,
+  description: string,
+  config: Common & { parse: (value: string) => T },
+): OptionDef<F, T | undefined>;
+export function value<const F extends string>(
+  flags: F,
+  description: string,
+  config: Common & ({ default: string } | { required: true }),
+): OptionDef<F, string>;
+export function value<const F extends string>(
+  flags: F,
+  description: string,
+  config?: Common,
+): OptionDef<F, string | undefined>;
+export function value(
+  flags: string,
+  description: string,
+  config: Common & {
+    parse?: (value: string) => unknown;
+    default?: unknown;
+    required?: boolean;
+  } = {},
+): OptionDef {
+  const { parse, default: defaultValue, ...rest } = config;
+  return { flags, description, parse, defaultValue, ...rest };
+}
+
+/** A repeatable option (`--event <name>`, given any number of times). */
+export function list<const F extends string>(
+  flags: F,
+  description: string,
+  config: Common = {},
+): OptionDef<F, string[] | undefined> {
+  return { flags, description, repeatable: true, parse: collect, ...config };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+export interface ArgumentDef<S extends string = string> {
+  readonly name: S;
+  readonly description: string;
+}
+
+export function arg<const S extends string>(name: S, description: string): ArgumentDef<S> {
+  return { name, description };
+}
+
+type ArgValue<S extends string> = S extends `${string}...${string}`
+  ? string[]
+  : S extends `<${string}`
+    ? string
+    : string | undefined;
+
+// ---------------------------------------------------------------------------------------------
+// A verb's input: its arguments and options, and the typed object run receives
+
+export interface InputDef<
+  A extends readonly ArgumentDef[] = readonly ArgumentDef[],
+  O extends readonly OptionDef[] = readonly OptionDef[],
+> {
+  readonly args: A;
+  readonly options: O;
+}
+
+export function input<
+  const A extends readonly ArgumentDef[] = readonly [],
+  const O extends readonly OptionDef[] = readonly [],
+>(def: { args?: A; options?: O }): InputDef<A, O> {
+  return { args: def.args ?? ([] as unknown as A), options: def.options ?? ([] as unknown as O) };
+}
+
+/** Only literal names become fields (a definition typed loosely adds none). */
+type Known<K extends string> = string extends K ? never : K;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The validated, typed object a verb's `run` receives. */
+export type InputOf<I> =
+  I extends InputDef<infer A, infer O>
+    ? Simplify<
+        { [D in A[number] as Known<ArgKey<D['name']>>]: ArgValue<D['name']> } & {
+          [D in O[number] as Known<OptionKey<D['flags']>>]: D extends OptionDef<string, infer V>
+            ? V
+            : never;
+        }
+      >
+    : never;
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+/** What each src/commands/<noun>/<verb>.ts exports; `program` is the whole command tree. */
+export interface CommandModule<T> {
+  run: (ctx: Context, opts: T, program: Command) => Promise<void>;
+}
+
+/** What a verb's `--json` prints, and its exit codes beyond the common ones (for docs/). */
+export interface CommandDocs {
+  /** The shape of the JSON output, e.g. `[{"code","url"}]`, with a sentence if needed. */
+  json?: string;
+  /** Exit codes this command gives a meaning of its own. */
+  exitCodes?: ReadonlyArray<readonly [code: number, meaning: string]>;
+}
+
+export interface CommandDef extends CommandDocs {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly description: string;
+  readonly hidden?: boolean;
+  readonly input?: InputDef;
+  readonly examples?: readonly string[];
+  readonly load?: () => Promise<CommandModule<never>>;
+  readonly commands?: readonly CommandDef[];
+}
+
+/** Declares a command; `load` must give a run that accepts exactly this input. */
+export function command<I extends InputDef = InputDef<readonly [], readonly []>>(
+  def: Omit<CommandDef, 'input' | 'load'> & {
+    input?: I;
+    load?: () => Promise<CommandModule<InputOf<NoInfer<I>>>>;
+  },
+): CommandDef {
+  return def as CommandDef;
+}
+
+/** Turns a command's loader into a commander action handler (real run, or inert in tests). */
+export type Act = (def: CommandDef) => (...args: unknown[]) => Promise<void>;
+
+const definitions = new WeakMap<Command, CommandDef>();
+
+/** The definition a commander command was registered from (docs and the man page read it). */
+export function definitionOf(cmd: Command): CommandDef | undefined {
+  return definitions.get(cmd);
+}
+
+export function commanderOption(o: OptionDef): Option {
+  const opt = new Option(o.flags, o.description);
+  if (o.parse) opt.argParser(o.parse as (value: string, previous: unknown) => unknown);
+  if (o.defaultValue !== undefined) opt.default(o.defaultValue);
+  if (o.required) opt.makeOptionMandatory();
+  if (o.hidden) opt.hideHelp();
+  return opt;
+}
+
+/** Adds the command (and its subcommands) to `parent`, as commander calls would. */
+export function register(parent: Command, def: CommandDef, act: Act): Command {
+  const cmd = parent.command(def.name, def.hidden ? { hidden: true } : {});
+  definitions.set(cmd, def);
+  for (const a of def.aliases ?? []) cmd.alias(a);
+  cmd.description(def.description);
+  for (const a of def.input?.args ?? []) cmd.argument(a.name, a.description);
+  for (const o of def.input?.options ?? []) cmd.addOption(commanderOption(o));
+  if (def.load) cmd.action(act(def));
+  if (def.examples) examples(cmd, def.examples);
+  for (const sub of def.commands ?? []) register(cmd, sub, act);
+  return cmd;
+}
+
+/**
+ * The typed input of an invocation: each argument under its camel-cased name, each option as
+ * commander parsed it (defaults applied there, from the definition). Options of one
+ * `exclusive` group given together are a usage error.
+ */
+export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option, number>): object {
+  const inputDef = def.input ?? { args: [], options: [] };
+  const groups = new Map<string, { flags: string[]; given: number }>();
+  for (const o of inputDef.options) {
+    if (!o.exclusive) continue;
+    const g = groups.get(o.exclusive) ?? { flags: [], given: 0 };
+    const opt = cmd.options.find((k) => k.flags === o.flags);
+    g.flags.push(opt?.long ?? o.flags);
+    g.given += opt ? (occurrences.get(opt) ?? 0) : 0;
+    groups.set(o.exclusive, g);
+  }
+  for (const { flags, given } of groups.values()) {
+    if (given > 1) {
+      const names = `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1]}`;
+      throw new UsageError(`give only one of ${names}`);
+    }
+  }
+  const out: Record<string, unknown> = { ...cmd.opts() };
+  inputDef.args.forEach((a, i) => {
+    out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = cmd.processedArgs[i];
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsers and help text shared by the definitions
+
+export function examples(cmd: Command, lines: readonly string[]): Command {
   return cmd.addHelpText(
     'after',
     '\nExamples:\n' +
@@ -48,3 +307,16 @@ export function portNumber(value: string): number {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** Where the local servers (`sandbox`, `webhooks listen`) listen unless --host says otherwise. */
+export const LOCAL_HOST = '127.0.0.1';
+
+/** `--page`, `--limit` and `--all`, the same on every list command. */
+export const PAGE_OPTIONS = [
+  value('--page <n>', 'page number to read', { parse: positiveInt('--page') }),
+  value('--limit <n>', 'page size (items per page)', { parse: positiveInt('--limit') }),
+  flag('--all', 'read every page'),
+] as const;
+
+/** What a list command receives from PAGE_OPTIONS. */
+export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;

@@ -2,6 +2,7 @@
 // streaming the pages through the renderer, --quiet values, and the stderr hints ("more pages
 // exist", "nothing found"). The command supplies the endpoint walk and its columns.
 import type { Context } from '../context.js';
+import type { PageOptions } from './define.js';
 import { UsageError } from '../errors.js';
 import type { Paginated } from '../api/paginate.js';
 import { renderLines, renderList, type Column } from '../output/render.js';
@@ -12,15 +13,15 @@ export interface PageFlags {
   all: boolean;
 }
 
-export function pageFlags(flags: Record<string, unknown>): PageFlags {
-  const page = flags.page as number | undefined;
+export function pageFlags(flags: PageOptions): PageFlags {
+  const page = flags.page;
   const all = flags.all === true;
   if (all && page !== undefined) {
     throw new UsageError('--page and --all cannot be used together', {
       hint: '--all reads every page; --limit sets the page size it uses',
     });
   }
-  return { page, limit: flags.limit as number | undefined, all };
+  return { page, limit: flags.limit, all };
 }
 
 /**

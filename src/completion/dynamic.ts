@@ -92,12 +92,8 @@ export function formatCandidates(list: Candidate[]): string {
     .join('');
 }
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  _flags: Record<string, unknown>,
-): Promise<void> {
-  const kind = args[0] as DynamicKind;
+export async function run(ctx: Context, opts: { kind: string }): Promise<void> {
+  const kind = opts.kind as DynamicKind;
   if (!DYNAMIC_KINDS.includes(kind)) return;
   const deadline = new AbortController();
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);

@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import { buildSpec, type Shell } from './model.js';
+import { buildSpec, type Shell, type TreeFacts } from './model.js';
 import { zshScript } from './zsh.js';
 
-export function completionScript(shell: Shell, program: Command): string {
-  const spec = buildSpec(program);
+export function completionScript(shell: Shell, program: Command, facts: TreeFacts): string {
+  const spec = buildSpec(program, facts);
   switch (shell) {
     case 'bash':
       return bashScript(spec);

@@ -1,11 +1,19 @@
 // The completion model: the commander tree walked at runtime and annotated with where each
 // option value or argument comes from. The bash, zsh and fish generators read only this, so
-// a flag added to a command appears in every script (and the drift test notices).
+// a flag added to a command appears in every script (and the drift test notices). The caller
+// (src/commands/completion) hands over the tree and what only it knows (TreeFacts): this
+// layer never imports the commands.
 import type { Argument, Command, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../context.js';
 import { EVENT_NAMES } from '../api/types.js';
-import { HELP_TOPICS } from '../commands/help/topics.js';
-import { collect } from '../commands/define.js';
+
+/** What the command layer knows about its tree that commander does not record. */
+export interface TreeFacts {
+  /** `sched help <topic>` topics: name and one-line summary. */
+  helpTopics: ReadonlyArray<readonly [name: string, summary: string]>;
+  /** Options that may be given several times (collected into a list). */
+  isRepeatable(o: Option): boolean;
+}
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -84,7 +92,7 @@ const OPTION_VALUES: Record<string, ValueSource> = {
 };
 
 /** Argument values by command path and argument name: names alone are too generic. */
-function argumentValues(path: string[], arg: string, root: Command): ValueSource {
+function argumentValues(path: string[], arg: string, root: Command, facts: TreeFacts): ValueSource {
   switch (`${path.join(' ')} <${arg}>`) {
     case 'completion <shell>':
       return words(SHELLS);
@@ -97,11 +105,11 @@ function argumentValues(path: string[], arg: string, root: Command): ValueSource
       return dynamic('webhooks');
     case 'help <command-or-topic>': {
       const cmds = visibleCommands(root);
-      const topics = Object.entries(HELP_TOPICS);
+      const topics = facts.helpTopics;
       return {
         kind: 'words',
         words: [...cmds.map((c) => c.name()), ...topics.map(([k]) => k)],
-        descriptions: [...cmds.map((c) => c.description()), ...topics.map(([, t]) => t.summary)],
+        descriptions: [...cmds.map((c) => c.description()), ...topics.map(([, t]) => t)],
       };
     }
     default:
@@ -121,7 +129,7 @@ function visibleCommands(c: Command): Command[] {
   return c.commands.filter((k) => !isHidden(k));
 }
 
-function optionSpec(o: Option): OptionSpec {
+function optionSpec(o: Option, facts: TreeFacts): OptionSpec {
   const takesValue = o.required || o.optional;
   // "--sort <field[:dir]>" -> "field": the name shells show while a value is typed.
   const valueName = takesValue ? /[<[]([\w-]+)/.exec(o.flags)?.[1] : undefined;
@@ -137,7 +145,7 @@ function optionSpec(o: Option): OptionSpec {
     description: o.description,
     takesValue,
     valueName,
-    repeatable: o.variadic || o.parseArg === collect,
+    repeatable: o.variadic || facts.isRepeatable(o),
     values,
   };
 }
@@ -152,8 +160,8 @@ const HELP_OPTION: OptionSpec = {
   values: none,
 };
 
-function commandSpec(c: Command, path: string[], root: Command): CommandSpec {
-  const options = c.options.filter((o) => !o.hidden).map(optionSpec);
+function commandSpec(c: Command, path: string[], root: Command, facts: TreeFacts): CommandSpec {
+  const options = c.options.filter((o) => !o.hidden).map((o) => optionSpec(o, facts));
   options.push(HELP_OPTION);
   const args = c.registeredArguments.map((a: Argument): ArgumentSpec => {
     const key = `${path.join(' ')} <${a.name()}>`;
@@ -161,7 +169,7 @@ function commandSpec(c: Command, path: string[], root: Command): CommandSpec {
       name: a.name(),
       description: a.description,
       variadic: a.variadic && !SINGLE_WORD_ARGS.has(key),
-      values: argumentValues(path, a.name(), root),
+      values: argumentValues(path, a.name(), root, facts),
     };
   });
   return {
@@ -171,13 +179,13 @@ function commandSpec(c: Command, path: string[], root: Command): CommandSpec {
     description: c.description(),
     options,
     args,
-    subcommands: visibleCommands(c).map((k) => commandSpec(k, [...path, k.name()], root)),
+    subcommands: visibleCommands(c).map((k) => commandSpec(k, [...path, k.name()], root, facts)),
   };
 }
 
 /** Walks the program (hidden commands left out) into the model the generators read. */
-export function buildSpec(program: Command): CompletionSpec {
-  const root = commandSpec(program, [], program);
+export function buildSpec(program: Command, facts: TreeFacts): CompletionSpec {
+  const root = commandSpec(program, [], program, facts);
   // Root options are global (commander accepts them after subcommands too), except the
   // version flag, which only means something on its own.
   const globals = root.options.filter((o) => o.long !== '--version' && o.long !== '--help');

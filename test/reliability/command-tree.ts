@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import type { Act, Loader } from '../../src/commands/define.js';
+import type { Act, CommandDef } from '../../src/commands/define.js';
 import { COMPLETE_COMMAND, DYNAMIC_KINDS } from '../../src/completion/model.js';
 import { startFaultServer } from '../helpers/fault-server.js';
 import { run, tempDir } from './harness.js';
@@ -24,6 +24,8 @@ const ASKS_FOR_CLIENT = /\bctx\.(api|apiFor)\(|\bcreateApiClient\(/;
 // context.ts provides the client; cli.ts is the tree itself (`completion` reads its shape, and
 // would otherwise reach every command's module through the registrations).
 const NOT_FOLLOWED = new Set([path.join(SRC, 'context.ts'), path.join(SRC, 'cli.ts')]);
+
+type Loader = NonNullable<CommandDef['load']>;
 
 export interface Leaf {
   /** e.g. "webhooks add" */
@@ -55,8 +57,8 @@ function sourceFiles(dir: string): string[] {
 /** Every command of the tree that runs something, with the module its action loads. */
 export async function commandLeaves(): Promise<Leaf[]> {
   let loaded: Loader | undefined;
-  const act: Act = (load) => async () => {
-    loaded = load;
+  const act: Act = (def) => async () => {
+    loaded = def.load;
   };
   // Actions that are not ours (the built-in help) run for real: keep them quiet.
   const program = buildProgram(act).configureOutput({ writeOut: () => {}, writeErr: () => {} });

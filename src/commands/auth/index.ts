@@ -1,31 +1,38 @@
-import type { Command } from 'commander';
-import { type Act, examples } from '../define.js';
+import { command, flag, input, type InputOf } from '../define.js';
 
-export function register(program: Command, act: Act): void {
-  const auth = program.command('auth').description('Log in, check and log out');
-  examples(
-    auth
-      .command('login')
-      .description('Store an API key for a profile after checking it against the API')
-      .option('--with-key', 'read the API key from stdin (for CI)')
-      .action(act(() => import('./login.js'))),
-    [
-      'sched auth login',
-      'printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
-    ],
-  );
-  examples(
-    auth
-      .command('status')
-      .description('Show the profile, base URL, key (masked) and whether the API accepts it')
-      .action(act(() => import('./status.js'))),
-    ['sched auth status', 'sched auth status --json --profile staging'],
-  );
-  examples(
-    auth
-      .command('logout')
-      .description('Remove the stored API key of the profile')
-      .action(act(() => import('./logout.js'))),
-    ['sched auth logout', 'sched auth logout --profile staging'],
-  );
-}
+export const loginInput = input({
+  options: [flag('--with-key', 'read the API key from stdin (for CI)')],
+});
+export type AuthLoginOptions = InputOf<typeof loginInput>;
+
+export const auth = command({
+  name: 'auth',
+  description: 'Log in, check and log out',
+  commands: [
+    command({
+      name: 'login',
+      description: 'Store an API key for a profile after checking it against the API',
+      input: loginInput,
+      examples: [
+        'sched auth login',
+        'printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
+      ],
+      load: () => import('./login.js'),
+    }),
+    command({
+      name: 'status',
+      description: 'Show the profile, base URL, key (masked) and whether the API accepts it',
+      examples: ['sched auth status', 'sched auth status --json --profile staging'],
+      json: '{"profile","baseUrl","baseUrlSource","keySource","key","valid"}; baseUrlSource is flag, env, profile or default, keySource env or profile, key masked',
+      exitCodes: [[4, 'there is no key, or the API rejects it']],
+      load: () => import('./status.js'),
+    }),
+    command({
+      name: 'logout',
+      description: 'Remove the stored API key of the profile',
+      examples: ['sched auth logout', 'sched auth logout --profile staging'],
+      json: '{"profile","removed"}',
+      load: () => import('./logout.js'),
+    }),
+  ],
+});

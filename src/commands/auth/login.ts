@@ -1,6 +1,7 @@
 // sched auth login [--with-key] — choose the base URL, take the key (masked prompt, or stdin
 // with --with-key), check it against the API, and store the profile only if it is accepted.
 import type { Context } from '../../context.js';
+import type { AuthLoginOptions } from './index.js';
 import { normalizeBaseUrl } from '../../context.js';
 import { AuthError, isSchedError, NotFoundError, UsageError } from '../../errors.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
@@ -64,12 +65,8 @@ async function chooseBaseUrl(ctx: Context, current: string): Promise<string> {
   return normalizeBaseUrl(raw, 'the prompt');
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
-  const withKey = flags.withKey === true;
+export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
+  const withKey = opts.withKey === true;
   const profile = ctx.globals.profile;
   checkProfileName(profile);
   const interactive = !withKey && ctx.io.canPrompt();

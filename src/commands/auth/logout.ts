@@ -2,11 +2,7 @@
 import type { Context } from '../../context.js';
 import { quote } from '../../text/quote.js';
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context): Promise<void> {
   const profile = ctx.globals.profile;
   const store = await ctx.config();
   const removed = store.deleteKey(profile);

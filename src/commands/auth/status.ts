@@ -15,11 +15,7 @@ export interface AuthStatus {
   valid: boolean | null;
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context): Promise<void> {
   const creds = await ctx.credentials();
   const status: AuthStatus = {
     profile: creds.profile,

@@ -1,30 +1,28 @@
 // `sched completion <shell>`: prints the completion script generated from the command tree.
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { CompletionOptions } from './index.js';
 import { UsageError } from '../../errors.js';
-import { SHELLS, type Shell } from '../../completion/model.js';
+import { SHELLS, type Shell, type TreeFacts } from '../../completion/model.js';
 import { quote } from '../../text/quote.js';
+import { collect } from '../define.js';
+import { HELP_TOPICS } from '../help/topics.js';
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  _flags: Record<string, unknown>,
-): Promise<void> {
-  const shell = (args[0] ?? '').trim().toLowerCase();
+/** What the completion model needs to know about the tree beyond commander's own records. */
+export const TREE_FACTS: TreeFacts = {
+  helpTopics: Object.entries(HELP_TOPICS).map(([name, t]) => [name, t.summary] as const),
+  isRepeatable: (o) => o.parseArg === collect,
+};
+
+export async function run(ctx: Context, opts: CompletionOptions, program: Command): Promise<void> {
+  const shell = opts.shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(
-      `unknown shell ${quote(args[0] ?? '')}; completion scripts exist for ${SHELLS.join(', ')}`,
+      `unknown shell ${quote(opts.shell)}; completion scripts exist for ${SHELLS.join(', ')}`,
       { hint: 'run `sched completion bash`, `sched completion zsh` or `sched completion fish`' },
     );
   }
-  // The tree is rebuilt with inert actions: only its shape matters here.
-  const [{ buildProgram }, { completionScript }] = await Promise.all([
-    import('../../cli.js'),
-    import('../../completion/generate.js'),
-  ]);
-  await ctx.io.out(
-    completionScript(
-      shell as Shell,
-      buildProgram(() => async () => {}),
-    ),
-  );
+  // Only the tree's shape matters here: the running program is the tree.
+  const { completionScript } = await import('../../completion/generate.js');
+  await ctx.io.out(completionScript(shell as Shell, program, TREE_FACTS));
 }

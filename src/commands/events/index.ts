@@ -1,35 +1,50 @@
-import type { Command } from 'commander';
-import { type Act, examples } from '../define.js';
+import { arg, command, input, value, type InputOf } from '../define.js';
 
-export function register(program: Command, act: Act): void {
-  const events = program.command('events').description('Sample and send webhook deliveries');
-  examples(
-    events
-      .command('sample')
-      .description('Print a realistic sample delivery payload for an event')
-      .argument('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled')
-      .action(act(() => import('./sample.js'))),
-    [
-      'sched events sample meetingScheduled',
-      'sched events sample meetingCancelled > cancelled.json',
-    ],
-  );
-  examples(
-    events
-      .command('send')
-      .description('POST a delivery to a URL exactly as the service would (signed with --secret)')
-      .argument('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled')
-      .requiredOption('--to <url>', 'the receiver URL')
-      .option(
-        '--secret <secret>',
-        'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without)',
-      )
-      .option('--payload-file <file>', 'send this body unchanged instead of a sample')
-      .option('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)')
-      .action(act(() => import('./send.js'))),
-    [
-      'sched events send meetingScheduled --to http://localhost:3000/hook --secret "$SECRET"',
-      'sched events send meetingCancelled --to http://localhost:3000/hook --payload-file body.json',
-    ],
-  );
-}
+const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
+
+export const sampleInput = input({ args: [EVENT_ARG] });
+export type EventsSampleOptions = InputOf<typeof sampleInput>;
+
+export const sendInput = input({
+  args: [EVENT_ARG],
+  options: [
+    value('--to <url>', 'the receiver URL', { required: true }),
+    value(
+      '--secret <secret>',
+      'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without)',
+    ),
+    value('--payload-file <file>', 'send this body unchanged instead of a sample'),
+    value('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)'),
+  ],
+});
+export type EventsSendOptions = InputOf<typeof sendInput>;
+
+export const events = command({
+  name: 'events',
+  description: 'Sample and send webhook deliveries',
+  commands: [
+    command({
+      name: 'sample',
+      description: 'Print a realistic sample delivery payload for an event',
+      input: sampleInput,
+      examples: [
+        'sched events sample meetingScheduled',
+        'sched events sample meetingCancelled > cancelled.json',
+      ],
+      json: 'the delivery payload itself (always JSON): {"event","payload":{...}} as the service sends it',
+      load: () => import('./sample.js'),
+    }),
+    command({
+      name: 'send',
+      description: 'POST a delivery to a URL exactly as the service would (signed with --secret)',
+      input: sendInput,
+      examples: [
+        'sched events send meetingScheduled --to http://localhost:3000/hook --secret "$SECRET"',
+        'sched events send meetingCancelled --to http://localhost:3000/hook --payload-file body.json',
+      ],
+      json: '{"status","ms","url","event","uuid","signed","bytes","response"}; when the receiver does not answer: {"status":null,"ms","url","event","uuid","signed","error"}',
+      exitCodes: [[1, 'the receiver did not answer, or answered other than 2xx']],
+      load: () => import('./send.js'),
+    }),
+  ],
+});

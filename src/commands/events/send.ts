@@ -2,6 +2,7 @@
 // (spec 6.1): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
+import type { EventsSendOptions } from './index.js';
 import { Failure, Interrupted } from '../../errors.js';
 import {
   DEFAULT_SERVICE_NAME,
@@ -24,13 +25,9 @@ function excerpt(body: Buffer, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
-  const event = checkEventName(args[0]);
-  const to = new URL(checkWebhookUrl(String(flags.to ?? ''), '--to'));
+export async function run(ctx: Context, flags: EventsSendOptions): Promise<void> {
+  const event = checkEventName(flags.event);
+  const to = new URL(checkWebhookUrl(flags.to, '--to'));
   const serviceName =
     typeof flags.serviceName === 'string' && flags.serviceName.trim() !== ''
       ? flags.serviceName

@@ -18,6 +18,7 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
+import type { LinkCreateOptions } from './index.js';
 import { fieldsOf, Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -62,14 +63,9 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
   const { io, globals } = ctx;
-  const count = (flags.count as number | undefined) ?? 1;
-  const concurrency = (flags.concurrency as number | undefined) ?? 8;
+  const { meetingType: args, count, concurrency } = opts;
   if (args.length === 0 && !io.canPrompt()) {
     throw new UsageError('give a meeting-type UUID or slug', {
       hint: 'e.g. `sched link create intro-call`; `sched types list` shows them',

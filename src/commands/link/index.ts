@@ -1,27 +1,36 @@
-import type { Command } from 'commander';
-import { type Act, examples, positiveInt } from '../define.js';
+import { arg, command, input, positiveInt, value, type InputOf } from '../define.js';
 
-export function register(program: Command, act: Act): void {
-  const link = program.command('link').description('Mint single-use booking links');
-  examples(
-    link
-      .command('create')
-      .description(
+export const createInput = input({
+  args: [arg('[meeting-type...]', 'meeting-type UUIDs or slugs')],
+  options: [
+    value('--count <n>', 'links per meeting type', {
+      parse: positiveInt('--count', 100000),
+      default: 1,
+    }),
+    value('--concurrency <n>', 'requests in flight at once', {
+      parse: positiveInt('--concurrency', 64),
+      default: 8,
+    }),
+  ],
+});
+export type LinkCreateOptions = InputOf<typeof createInput>;
+
+export const link = command({
+  name: 'link',
+  description: 'Mint single-use booking links',
+  commands: [
+    command({
+      name: 'create',
+      description:
         'Create single-use links for meeting types (UUID or slug); a pick list on a terminal',
-      )
-      .argument('[meeting-type...]', 'meeting-type UUIDs or slugs')
-      .option('--count <n>', 'links per meeting type', positiveInt('--count', 100000), 1)
-      .option(
-        '--concurrency <n>',
-        'requests in flight at once',
-        positiveInt('--concurrency', 64),
-        8,
-      )
-      .action(act(() => import('./create.js'))),
-    [
-      'sched link create intro-call',
-      'sched link create 3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11 --count 20 > links.txt',
-      'sched link create intro-call --json',
-    ],
-  );
-}
+      input: createInput,
+      examples: [
+        'sched link create intro-call',
+        'sched link create 3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11 --count 20 > links.txt',
+        'sched link create intro-call --json',
+      ],
+      json: '{"code","url"} when exactly one link was asked for, else an array of them; without --json one link URL per line',
+      load: () => import('./create.js'),
+    }),
+  ],
+});

@@ -1,14 +1,16 @@
-import type { Command } from 'commander';
-import { type Act, examples } from '../define.js';
+import { command } from '../define.js';
 
-export function register(program: Command, act: Act): void {
-  const profiles = program.command('profiles').description('List configured profiles');
-  examples(
-    profiles
-      .command('ls')
-      .alias('list')
-      .description('List every profile with its base URL and whether a key is stored')
-      .action(act(() => import('./ls.js'))),
-    ['sched profiles ls', 'sched profiles ls --json'],
-  );
-}
+export const profiles = command({
+  name: 'profiles',
+  description: 'List configured profiles',
+  commands: [
+    command({
+      name: 'ls',
+      aliases: ['list'],
+      description: 'List every profile with its base URL and whether a key is stored',
+      examples: ['sched profiles ls', 'sched profiles ls --json'],
+      json: '[{"name","baseUrl","hasKey"}]',
+      load: () => import('./ls.js'),
+    }),
+  ],
+});

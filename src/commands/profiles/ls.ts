@@ -10,11 +10,7 @@ export interface ProfileRow {
   hasKey: boolean;
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  _flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context): Promise<void> {
   const store = await ctx.config();
   const current = ctx.globals.profile;
   const rows: ProfileRow[] = Object.entries(store.listProfiles())

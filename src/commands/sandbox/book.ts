@@ -2,17 +2,11 @@
 // through a single-use link in a running sandbox, which spends the link and delivers
 // meetingScheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
+import type { SandboxBookOptions } from './index.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
-
-interface BookFlags {
-  name?: string;
-  email?: string;
-  at?: string;
-  timezone?: string;
-}
 
 /** The link's code, and its URL when one was given (it names the sandbox). */
 export function parseLinkArg(arg: string | undefined): { code: string; url?: URL } {
@@ -51,13 +45,8 @@ function checkTimeZone(tz: string): string {
   return tz;
 }
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  rawFlags: Record<string, unknown>,
-): Promise<void> {
-  const flags = rawFlags as BookFlags;
-  const link = parseLinkArg(args[0]);
+export async function run(ctx: Context, flags: SandboxBookOptions): Promise<void> {
+  const link = parseLinkArg(flags.codeOrUrl);
   const body: Record<string, string> = { code: link.code };
   if (flags.name !== undefined) body.name = flags.name;
   if (flags.email !== undefined) body.email = flags.email;

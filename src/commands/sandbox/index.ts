@@ -1,5 +1,5 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { type Act, examples, portNumber } from '../define.js';
+import { InvalidArgumentError } from 'commander';
+import { arg, command, input, LOCAL_HOST, portNumber, value, type InputOf } from '../define.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 
 function seedCount(value: string): number {
@@ -10,76 +10,97 @@ function seedCount(value: string): number {
   return Number(v);
 }
 
-export function register(program: Command, act: Act): void {
-  const sandbox = examples(
-    program
-      .command('sandbox')
-      .description(
-        'Run a local emulator of the whole service API, with bookings and signed deliveries',
-      )
-      .option(
-        '--port <n>',
-        'port to listen on (0 = any free port)',
-        portNumber,
-        DEFAULT_SANDBOX_PORT,
-      )
-      .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option(
-        '--api-key <key>',
-        'the API key the sandbox accepts (default: a fixed documented key)',
-      )
-      .option('--state <file>', 'keep state in this JSON file across restarts')
-      .option('--service-name <name>', 'user-agent of deliveries', 'SimplyMeet.me')
-      .option(
-        '--public-url <url>',
-        'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
-      )
-      .addOption(
-        // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
-        new Option('--seed-types <n>', 'start with exactly <n> meeting types')
-          .argParser(seedCount)
-          .hideHelp(),
-      )
-      .action(act(() => import('./serve.js'))),
-    ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
-  );
-  examples(
-    sandbox
-      .command('book')
-      .description('Book a single-use link in a running sandbox (delivers meetingScheduled)')
-      .argument('<code-or-url>', 'the link code or its URL')
-      .option('--name <name>', 'invitee full name')
-      .option('--email <email>', 'invitee email')
-      .option('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)')
-      .option('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)')
-      .action(act(() => import('./book.js'))),
-    [
-      `sched sandbox book http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/abc123`,
-      'sched sandbox book abc123 --json',
-    ],
-  );
-  examples(
-    sandbox
-      .command('cancel')
-      .description('Cancel a meeting in a running sandbox (delivers meetingCancelled)')
-      .argument('<meeting-uuid>', 'the meeting UUID')
-      .option('--reason <text>', 'cancellation reason')
-      .action(act(() => import('./cancel.js'))),
-    [
-      'sched sandbox cancel 4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90',
-      'sched sandbox cancel "$MEETING" --json',
-    ],
-  );
-  examples(
-    sandbox
-      .command('reschedule')
-      .description('Move a meeting in a running sandbox (delivers meetingRescheduled)')
-      .argument('<meeting-uuid>', 'the meeting UUID')
-      .requiredOption('--at <iso-time>', 'the new start time, ISO 8601')
-      .action(act(() => import('./reschedule.js'))),
-    [
-      'sched sandbox reschedule "$MEETING" --at 2026-12-01T15:00:00+01:00',
-      'sched sandbox reschedule "$MEETING" --at 2026-12-01T14:00:00Z --json',
-    ],
-  );
-}
+export const serveInput = input({
+  options: [
+    value('--port <n>', 'port to listen on (0 = any free port)', {
+      parse: portNumber,
+      default: DEFAULT_SANDBOX_PORT,
+    }),
+    value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
+    value('--api-key <key>', 'the API key the sandbox accepts (default: a fixed documented key)'),
+    value('--state <file>', 'keep state in this JSON file across restarts'),
+    value('--service-name <name>', 'user-agent of deliveries', { default: 'SimplyMeet.me' }),
+    value(
+      '--public-url <url>',
+      'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
+    ),
+    // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
+    value('--seed-types <n>', 'start with exactly <n> meeting types', {
+      parse: seedCount,
+      hidden: true,
+    }),
+  ],
+});
+export type SandboxServeOptions = InputOf<typeof serveInput>;
+
+export const bookInput = input({
+  args: [arg('<code-or-url>', 'the link code or its URL')],
+  options: [
+    value('--name <name>', 'invitee full name'),
+    value('--email <email>', 'invitee email'),
+    value('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)'),
+    value('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)'),
+  ],
+});
+export type SandboxBookOptions = InputOf<typeof bookInput>;
+
+const MEETING_ARG = arg('<meeting-uuid>', 'the meeting UUID');
+
+export const cancelInput = input({
+  args: [MEETING_ARG],
+  options: [value('--reason <text>', 'cancellation reason')],
+});
+export type SandboxCancelOptions = InputOf<typeof cancelInput>;
+
+export const rescheduleInput = input({
+  args: [MEETING_ARG],
+  options: [value('--at <iso-time>', 'the new start time, ISO 8601', { required: true })],
+});
+export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
+
+const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
+
+export const sandbox = command({
+  name: 'sandbox',
+  description: 'Run a local emulator of the whole service API, with bookings and signed deliveries',
+  input: serveInput,
+  examples: ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
+  json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
+  exitCodes: [[0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown']],
+  load: () => import('./serve.js'),
+  commands: [
+    command({
+      name: 'book',
+      description: 'Book a single-use link in a running sandbox (delivers meetingScheduled)',
+      input: bookInput,
+      examples: [
+        `sched sandbox book http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/abc123`,
+        'sched sandbox book abc123 --json',
+      ],
+      json: MEETING_JSON,
+      load: () => import('./book.js'),
+    }),
+    command({
+      name: 'cancel',
+      description: 'Cancel a meeting in a running sandbox (delivers meetingCancelled)',
+      input: cancelInput,
+      examples: [
+        'sched sandbox cancel 4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90',
+        'sched sandbox cancel "$MEETING" --json',
+      ],
+      json: MEETING_JSON,
+      load: () => import('./cancel.js'),
+    }),
+    command({
+      name: 'reschedule',
+      description: 'Move a meeting in a running sandbox (delivers meetingRescheduled)',
+      input: rescheduleInput,
+      examples: [
+        'sched sandbox reschedule "$MEETING" --at 2026-12-01T15:00:00+01:00',
+        'sched sandbox reschedule "$MEETING" --at 2026-12-01T14:00:00Z --json',
+      ],
+      json: MEETING_JSON,
+      load: () => import('./reschedule.js'),
+    }),
+  ],
+});

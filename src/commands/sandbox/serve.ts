@@ -2,20 +2,10 @@
 // only what a script needs (the addresses and key; with --json one JSON line first); the request
 // and delivery log goes to stderr.
 import type { Context } from '../../context.js';
+import type { SandboxServeOptions } from './index.js';
 import { Failure, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
-import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 import { quoteUrl } from '../../text/quote.js';
-
-interface ServeFlags {
-  port?: number;
-  host?: string;
-  apiKey?: string;
-  state?: string;
-  serviceName?: string;
-  publicUrl?: string;
-  seedTypes?: number;
-}
 
 function clock(): string {
   return new Date().toTimeString().slice(0, 8);
@@ -36,12 +26,7 @@ function checkPublicUrl(raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  rawFlags: Record<string, unknown>,
-): Promise<void> {
-  const flags = rawFlags as ServeFlags;
+export async function run(ctx: Context, flags: SandboxServeOptions): Promise<void> {
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
   if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
@@ -72,7 +57,7 @@ export async function run(
   try {
     sb = await startSandbox({
       host: flags.host,
-      port: flags.port ?? DEFAULT_SANDBOX_PORT,
+      port: flags.port,
       apiKey: flags.apiKey,
       state: flags.state,
       serviceName: flags.serviceName,
@@ -88,18 +73,14 @@ export async function run(
     }
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') {
-      throw new Failure(
-        `port ${flags.port ?? DEFAULT_SANDBOX_PORT} on ${flags.host ?? '127.0.0.1'} is in use`,
-        {
-          hint: 'choose another with --port <n>, or --port 0 for any free port',
-        },
-      );
+      throw new Failure(`port ${flags.port} on ${flags.host} is in use`, {
+        hint: 'choose another with --port <n>, or --port 0 for any free port',
+      });
     }
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-      throw new Failure(
-        `cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? DEFAULT_SANDBOX_PORT}: ${err.code}`,
-        { hint: 'check --host and --port' },
-      );
+      throw new Failure(`cannot listen on ${flags.host}:${flags.port}: ${err.code}`, {
+        hint: 'check --host and --port',
+      });
     }
     throw e;
   }

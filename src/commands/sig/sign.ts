@@ -1,13 +1,10 @@
 // `sched sig sign`: base64 HMAC-SHA256 of the exact payload bytes (spec 6.2), i.e. the value the
 // service puts in `webhook-signature`. The payload is streamed, so its size does not matter.
 import type { Context } from '../../context.js';
+import type { SigSignOptions } from './index.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: SigSignOptions): Promise<void> {
   const src = await payloadSource(ctx, flags.payloadFile);
   const secret = await requireSecret(ctx, flags.secret, 'to sign');
   const { signature } = await signPayloadSource(ctx, src, secret);

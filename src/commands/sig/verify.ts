@@ -1,16 +1,13 @@
 // `sched sig verify`: recomputes the signature over the exact payload bytes and compares it in
 // constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr.
 import type { Context } from '../../context.js';
+import type { SigVerifyOptions } from './index.js';
 import { Failure, UsageError } from '../../errors.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 import { DIAGNOSIS_LIMIT, diagnoseSignature, signaturesEqual } from '../../webhooks/signature.js';
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
-  const received = typeof flags.signature === 'string' ? flags.signature : '';
+export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> {
+  const received = flags.signature;
   if (received.trim() === '') {
     throw new UsageError('--signature is empty', {
       hint: 'pass the webhook-signature header value exactly as received',

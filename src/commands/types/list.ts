@@ -1,5 +1,6 @@
 // sched types list [--page n] [--limit n] [--all] [--sort field[:asc|desc]]...
 import type { Context } from '../../context.js';
+import type { TypesListOptions } from './index.js';
 import { UsageError } from '../../errors.js';
 import type { SortDirection } from '../../api/endpoints.js';
 import { pageFlags, printListing } from '../listing.js';
@@ -38,13 +39,9 @@ export function parseSort(spec: string): [string, SortDirection] {
   return [field, dir];
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: TypesListOptions): Promise<void> {
   const paging = pageFlags(flags);
-  const sorting = ((flags.sort as string[] | undefined) ?? []).map(parseSort);
+  const sorting = (flags.sort ?? []).map(parseSort);
   const client = await ctx.api();
   const { meetingTypes } = await import('../../api/endpoints.js');
   const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');

@@ -7,6 +7,7 @@
 // Everything that can be checked locally is checked before any request.
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
+import type { WebhooksAddOptions } from './index.js';
 import type { Prompter } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
@@ -43,10 +44,9 @@ async function readSecretFromStdin(ctx: Context): Promise<string> {
   return secret;
 }
 
-function secretFromFlags(flags: Record<string, unknown>): SecretChoice | 'stdin' | undefined {
-  if (((flags.secretOptions as number | undefined) ?? 0) > 1) {
-    throw new UsageError('give only one of --secret, --secret-stdin and --no-secret');
-  }
+// Giving more than one of --secret, --secret-stdin and --no-secret is refused before run (their
+// `exclusive` group in index.ts).
+function secretFromFlags(flags: WebhooksAddOptions): SecretChoice | 'stdin' | undefined {
   if (typeof flags.secret === 'string') {
     if (flags.secret === '') throw new UsageError('--secret is empty');
     return { kind: 'given', secret: flags.secret };
@@ -98,14 +98,10 @@ async function ask(
   return { url, events: EVENT_NAMES.filter((e) => events.includes(e)), secret };
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
   const { io, globals } = ctx;
   const secretFlag = secretFromFlags(flags);
-  const eventsFlag = flags.event ? parseEventList(flags.event as string[]) : undefined;
+  const eventsFlag = flags.event ? parseEventList(flags.event) : undefined;
 
   let url: string;
   let events: EventName[];

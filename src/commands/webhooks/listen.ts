@@ -14,6 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
+import type { WebhooksListenOptions } from './index.js';
+import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
 import { ExitCode, Failure, QuietExit, UsageError } from '../../errors.js';
 import { parseEventList } from '../../webhooks/event-names.js';
@@ -32,25 +34,21 @@ import {
   type Receiver,
 } from '../../webhooks/listen/receiver.js';
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   // Everything is checked before a port is opened or a request is made.
-  const port = typeof flags.port === 'number' ? flags.port : 4020;
-  const host =
-    typeof flags.host === 'string' && flags.host.trim() ? flags.host.trim() : '127.0.0.1';
+  const port = flags.port;
+  // A blank --host means the default one.
+  const host = flags.host.trim() || LOCAL_HOST;
   const forwardTo: ForwardTarget[] = [];
   if (flags.forwardTo !== undefined) {
-    forwardTo.push({ url: new URL(checkWebhookUrl(String(flags.forwardTo), '--forward-to')) });
+    forwardTo.push({ url: new URL(checkWebhookUrl(flags.forwardTo, '--forward-to')) });
   }
   let registerUrl: string | undefined;
   if (flags.register !== undefined) {
     // The same rule as `webhooks add --url`: what add refuses is never registered.
-    registerUrl = checkWebhookUrl(String(flags.register), '--register');
+    registerUrl = checkWebhookUrl(flags.register, '--register');
   }
-  const eventFlags = Array.isArray(flags.event) ? (flags.event as string[]) : [];
+  const eventFlags = flags.event ?? [];
   if (eventFlags.length > 0 && !registerUrl) {
     throw new UsageError('--event only applies with --register (it chooses what to subscribe to)');
   }

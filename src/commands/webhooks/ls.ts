@@ -1,13 +1,10 @@
 // sched webhooks ls [--page n] [--limit n] [--all]
 import type { Context } from '../../context.js';
+import type { WebhooksLsOptions } from './index.js';
 import { pageFlags, printListing } from '../listing.js';
 import { WEBHOOK_COLUMNS } from './common.js';
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: WebhooksLsOptions): Promise<void> {
   const paging = pageFlags(flags);
   const client = await ctx.api();
   const { webhooks } = await import('../../api/endpoints.js');

@@ -7,6 +7,7 @@
 // A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error; Ctrl-C
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
+import type { WebhooksRmOptions } from './index.js';
 import { fieldsOf, Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
@@ -38,7 +39,7 @@ function plural(n: number): string {
 /** Validates the mode and the UUIDs before anything is sent. */
 function chooseMode(
   args: string[],
-  flags: Record<string, unknown>,
+  flags: WebhooksRmOptions,
 ): { kind: 'uuids'; uuids: string[] } | { kind: 'url'; url: string } | { kind: 'all' } {
   const modes = [args.length > 0, flags.url !== undefined, flags.all === true].filter(Boolean);
   if (modes.length !== 1) {
@@ -59,8 +60,7 @@ function chooseMode(
     // The same UUID twice is one webhook: deleting it twice would report a false 404.
     return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
   }
-  if (flags.url !== undefined)
-    return { kind: 'url', url: checkWebhookUrl(String(flags.url), '--url') };
+  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(flags.url, '--url') };
   return { kind: 'all' };
 }
 
@@ -83,13 +83,9 @@ async function confirm(ctx: Context, targets: Target[], what: string): Promise<v
   }
 }
 
-export async function run(
-  ctx: Context,
-  args: string[],
-  flags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
   const { io, globals } = ctx;
-  const mode = chooseMode(args, flags);
+  const mode = chooseMode(flags.uuid, flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
     const why = globals.input

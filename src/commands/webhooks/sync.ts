@@ -6,6 +6,7 @@
 // here passes through a redactor holding the file's secrets, as a last guard.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
+import type { WebhooksSyncOptions } from './index.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, deleteWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';
@@ -45,7 +46,7 @@ interface SyncFlags {
   dryRun: boolean;
 }
 
-function readFlags(flags: Record<string, unknown>): SyncFlags {
+function readFlags(flags: WebhooksSyncOptions): SyncFlags {
   const file = flags.file;
   if (typeof file !== 'string' || file.trim() === '') {
     throw new UsageError('--file needs a path (or - for stdin)');
@@ -86,11 +87,7 @@ function makeRedactor(secrets: readonly string[]): (s: string) => string {
   return (s) => list.reduce((acc, secret) => acc.split(secret).join('***'), s);
 }
 
-export async function run(
-  ctx: Context,
-  _args: string[],
-  rawFlags: Record<string, unknown>,
-): Promise<void> {
+export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<void> {
   const flags = readFlags(rawFlags);
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
