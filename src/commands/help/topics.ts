@@ -1,35 +1,53 @@
-// Help topics beyond per-command help: `sched help environment`, `sched help exit-codes`.
+// Help topics beyond per-command help: `sched help environment`, `sched help exit-codes`. The
+// variables and exit codes are data, so docs/ and the man page list exactly the same ones.
+
+/** Environment variables sched reads, with what each one does. */
+export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]> = [
+  ['SCHED_API_KEY', 'API key; overrides the key stored in the profile'],
+  ['SCHED_BASE_URL', "API base URL; overrides the profile's (--base-url overrides both)"],
+  ['SCHED_PROFILE', 'profile to use when --profile is not given (default: default)'],
+  ['SCHED_CONFIG_DIR', 'directory of the config file (mode 0700; the file is 0600)'],
+  ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig sign/verify, events send, webhooks listen'],
+  ['NO_COLOR', 'any value turns colour off (like --no-color)'],
+  ['FORCE_COLOR', 'forces colour even when output is not a terminal'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings for requests to the API'],
+  ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],
+];
+
+/** Every exit code sched gives, with its meaning. */
+export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]> = [
+  [0, 'success (for sig verify: the signature is valid)'],
+  [1, 'failure: server error, network error, receiver error, or sig verify found it invalid'],
+  [2, 'usage error or invalid input, found locally or answered 422 by the API'],
+  [4, 'authentication: no key, or the API rejected it (401/403)'],
+  [5, 'not found (404)'],
+  [130, 'interrupted (Ctrl-C); whatever was already done is reported first'],
+  [143, 'terminated (SIGTERM); whatever was already done is reported first'],
+];
+
+const NAME_WIDTH = 23;
+
+function environmentText(): string {
+  const rows = ENVIRONMENT.map(([name, meaning]) =>
+    name.length < NAME_WIDTH
+      ? `  ${name.padEnd(NAME_WIDTH)}${meaning}`
+      : `  ${name}\n  ${' '.repeat(NAME_WIDTH)}${meaning}`,
+  );
+  return `Environment variables\n\n${rows.join('\n')}\n`;
+}
+
+function exitCodesText(): string {
+  const rows = EXIT_CODES.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`);
+  return `Exit codes\n\n${rows.join('\n')}\n`;
+}
+
 export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   environment: {
     summary: 'environment variables sched reads',
-    text: `Environment variables
-
-  SCHED_API_KEY          API key; overrides the key stored in the profile
-  SCHED_BASE_URL         API base URL; overrides the profile's (--base-url overrides both)
-  SCHED_PROFILE          profile to use when --profile is not given (default: default)
-  SCHED_CONFIG_DIR       directory of the config file (mode 0700; the file is 0600)
-  SCHED_WEBHOOK_SECRET   webhook secret for sig sign/verify, events send, webhooks listen
-  NO_COLOR               any value turns colour off (like --no-color)
-  FORCE_COLOR            forces colour even when output is not a terminal
-  COLUMNS                width tables are laid out for (default: the terminal's)
-  SCHED_FORCE_TTY        any value but 0/false: terminal-style output on a pipe
-                         (tables with headers, pretty JSON), e.g. for a log
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
-                         proxy settings for requests to the API
-  NODE_EXTRA_CA_CERTS    extra certificate authorities (PEM file) to trust
-`,
+    text: environmentText(),
   },
   'exit-codes': {
     summary: 'what each exit code means',
-    text: `Exit codes
-
-  0    success (for sig verify: the signature is valid)
-  1    failure: server error, network error, receiver error, or sig verify found it invalid
-  2    usage error or invalid input, found locally or answered 422 by the API
-  4    authentication: no key, or the API rejected it (401/403)
-  5    not found (404)
-  130  interrupted (Ctrl-C); whatever was already done is reported first
-  143  terminated (SIGTERM); whatever was already done is reported first
-`,
+    text: exitCodesText(),
   },
 };

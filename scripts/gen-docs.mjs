@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Regenerates docs/ (the command reference) and sched.1 (the man page) from the command
+// definitions in src/commands/**/index.ts. Run after changing a command, a flag, an example,
+// a JSON shape or an exit code:
+//   node scripts/gen-docs.mjs
+// The TypeScript is bundled in memory with esbuild (dependencies stay external) and run once.
+import { build } from 'esbuild';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = join(root, 'node_modules', '.cache', 'sched-gen-docs');
+mkdirSync(cache, { recursive: true });
+const entry = join(cache, 'files.mjs');
+await build({
+  entryPoints: [join(root, 'src/docs/files.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { generatedFiles } = await import(pathToFileURL(entry).href);
+
+// docs/commands/ holds only generated pages: one of a removed command goes away.
+rmSync(join(root, 'docs', 'commands'), { recursive: true, force: true });
+for (const [path, text] of generatedFiles()) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+process.stderr.write(
+  `wrote docs/ (${readdirSync(join(root, 'docs', 'commands')).length} command pages) and sched.1\n`,
+);
