@@ -1,4 +1,4 @@
-// One typed function per endpoint of the API (spec section 4). Each returns exactly the
+// One typed function per endpoint of the service API. Each returns exactly the
 // objects the API returned, unknown fields included, after checking only what the CLI relies
 // on (so a wrong shape is one clear error rather than a crash further on).
 import { ApiError } from '../errors.js';

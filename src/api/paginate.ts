@@ -1,4 +1,5 @@
-// Iterates the paged list envelope for any list endpoint. There is no `next` link,
+// Iterates the paged list envelope ({page, limit, pages, total, _embedded: {items}}) of any
+// list endpoint. There is no `next` link,
 // so it follows `page`/`pages`. One page: fetch it, yield its items, say whether more exist.
 // Every page (`all`): page 1 first (it tells how many pages there are), then the rest with a
 // few requests in flight, yielded strictly in order; at most `concurrency` pages are held at

@@ -1,4 +1,4 @@
-// The resources of the service API (service-api-spec.md section 2). Servers may add fields:
+// The resources of the service API, as the service documents them. Servers may add fields:
 // every type keeps an index signature so unknown fields survive a round trip to `--json`.
 
 export type EventName = 'meetingScheduled' | 'meetingCancelled' | 'meetingRescheduled';
@@ -45,7 +45,7 @@ export interface PageLinks {
   [extra: string]: unknown;
 }
 
-/** The paged list envelope (spec 2.4). */
+/** The paged list envelope: the items of one page and where it stands among all pages. */
 export interface Envelope<T> {
   page: number;
   limit: number;
@@ -90,7 +90,7 @@ export interface MeetingEventType {
   [extra: string]: unknown;
 }
 
-/** A meeting, the `data` of a delivery (spec 2.5). */
+/** A meeting, the `data` of a delivery. */
 export interface Meeting {
   uuid: string;
   state: string;
@@ -113,7 +113,7 @@ export interface Meeting {
   [extra: string]: unknown;
 }
 
-/** A delivery payload (spec 6.1). */
+/** A delivery payload: {event, uuid, data}; `uuid` identifies the notification. */
 export interface DeliveryPayload {
   event: EventName | string;
   uuid: string;
@@ -121,7 +121,7 @@ export interface DeliveryPayload {
   [extra: string]: unknown;
 }
 
-/** The 422 body (spec 7). */
+/** The body of a 422 answer: what was invalid, per field. */
 export interface ValidationErrorBody {
   message: string;
   errors: Record<string, string[]>;

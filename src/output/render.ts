@@ -1,4 +1,5 @@
-// Rendering of results on stdout in the formats of the contract. Knows nothing about HTTP:
+// Rendering of results on stdout in the output formats (table, json, ndjson, csv; see the
+// global --output in docs/README.md). Knows nothing about HTTP:
 // a command declares its columns and hands over items (an array, or an async iterable that
 // is written as it arrives).
 //

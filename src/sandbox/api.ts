@@ -1,4 +1,4 @@
-// The service API of spec section 4: meeting types, single-use links, webhooks. Each handler
+// The service's API endpoints: meeting types, single-use links, webhooks. Each handler
 // validates strictly and answers with the service's exact statuses and bodies.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EVENT_NAMES, type Envelope, type Webhook } from '../api/types.js';
@@ -69,7 +69,7 @@ export function parseSorting(q: URLSearchParams): SortSpec {
   return spec.size === 0 ? DEFAULT_SORT : [...spec];
 }
 
-/** The paged list envelope of spec 2.4. `total` of 0 still has one (empty) page. */
+/** The paged list envelope ({page, limit, pages, total, _embedded.items}). `total` of 0 still has one (empty) page. */
 export function envelope<T>(path: string, items: T[], paging: Paging, total: number): Envelope<T> {
   const pages = Math.max(1, Math.ceil(total / paging.limit));
   const href = (page: number) => ({ href: `/api${path}?page=${page}&limit=${paging.limit}` });

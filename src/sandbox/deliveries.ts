@@ -1,4 +1,4 @@
-// Webhook deliveries as spec 6 describes them: a POST of {"event","uuid","data"} with the
+// Webhook deliveries as the service makes them: a POST of {"event","uuid","data"} with the
 // service's user agent and, when the webhook has a secret, `webhook-signature` = base64
 // HMAC-SHA256 of the exact body bytes. They run in the background (the API never waits for a
 // receiver), are logged, and a failed one is retried with backoff.

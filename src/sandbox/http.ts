@@ -42,7 +42,7 @@ export function httpError(
   return new HttpError(status, { code: status, message, ...extra }, headers);
 }
 
-/** The 422 of spec 7. */
+/** The service's 422 answer: a validation error body naming each invalid field. */
 export function validationError(errors: Record<string, string[]>): HttpError {
   return new HttpError(422, { message: 'Invalid arguments', errors });
 }

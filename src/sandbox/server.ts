@@ -1,4 +1,5 @@
-// The sandbox HTTP server: a faithful local emulator of the service API (spec sections 2-8)
+// The sandbox HTTP server: a faithful local emulator of the whole service API (resources,
+// paging, endpoints, deliveries, errors)
 // plus the service's behaviour behind it (bookings, cancellations, signed deliveries).
 // This module starts it: options, state (seeded, or loaded from and kept in a file), the
 // delivery queue, listening and closing. Routing is router.ts; the handlers api.ts, control.ts

@@ -31,7 +31,7 @@ export interface MeetingRecord {
   host_timezone: string;
 }
 
-/** The fields a meeting type shows in the list (spec 2.1 plus created_at and position). */
+/** The fields a meeting type shows in the list (the API's documented ones plus created_at and position). */
 export const LIST_FIELDS = [
   'name',
   'description',

@@ -1,4 +1,5 @@
-// The pure pieces of a delivery as the service sends it (spec 6.1): the body bytes and the
+// The pure pieces of a delivery as the service sends it (a JSON POST, user-agent = the
+// service's name, `webhook-signature` when signed): the body bytes and the
 // headers. `sched events send` and the sandbox both use these, so what a receiver sees from
 // either is the same; the bytes are serialised once and signed as they are sent.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Pure construction of the meeting object that a delivery carries as `data` (spec 2.5), in the
+// Pure construction of the meeting object that a delivery carries as `data`, in the
 // shapes the real service produces (see test/fixtures/real-delivery.json). Shared by
 // `sched events sample|send` and the sandbox, which books, cancels and reschedules with it.
 // Nothing here does I/O or reads the clock unless a time is omitted.
@@ -51,7 +51,7 @@ export interface BuildMeetingInput {
   answers?: Answer[];
   /** IANA time zone of the host (the account owner); default "UTC". */
   hostTimezone?: string;
-  /** Default "new" (the only value the spec shows, for a scheduled meeting). */
+  /** Default "new" (the only value the service is known to send, for a scheduled meeting). */
   state?: string;
   notes?: string | null;
   details?: string | null;
@@ -66,7 +66,7 @@ export interface CancelOptions {
   reason?: string | null;
   /** Who cancelled; default "invitee". */
   canceledBy?: 'invitee' | 'host';
-  /** Default "canceled" (the spec does not show the value; spelled like `canceled_at`). */
+  /** Default "canceled" (the service's value is not documented; spelled like `canceled_at`). */
   state?: string;
 }
 
@@ -80,11 +80,11 @@ export interface RescheduleOptions {
   reason?: string | null;
   /** Who rescheduled; default "invitee". */
   rescheduledBy?: 'invitee' | 'host';
-  /** Default "rescheduled" (the spec does not show the value). */
+  /** Default "rescheduled" (the service's value is not documented). */
   state?: string;
 }
 
-/** The `cancellation` object of a cancelled meeting (its shape is not in the spec; ours). */
+/** The `cancellation` object of a cancelled meeting (its shape is undocumented; this one is ours). */
 export interface Cancellation {
   canceled_by: 'invitee' | 'host';
   reason: string | null;
@@ -92,7 +92,7 @@ export interface Cancellation {
   [extra: string]: unknown;
 }
 
-/** The `rescheduling` object of a rescheduled meeting (its shape is not in the spec; ours). */
+/** The `rescheduling` object of a rescheduled meeting (its shape is undocumented; this one is ours). */
 export interface Rescheduling {
   rescheduled_by: 'invitee' | 'host';
   reason: string | null;
@@ -170,7 +170,7 @@ export function assertTimeZone(timeZone: string): void {
 }
 
 function eventTypeOf(t: MeetingTypeInput): MeetingEventType {
-  // Only the fields of spec 2.5.1: a sandbox meeting type carries a uuid and more, which the
+  // Only the documented event_type fields: a sandbox meeting type carries a uuid and more, which the
   // service does not put into event_type.
   return {
     name: t.name,
@@ -202,7 +202,7 @@ function inviteeOf(i: InviteeInput): Invitee {
 }
 
 /**
- * A freshly scheduled meeting (state "new"): every field of spec 2.5, with `end_date` =
+ * A freshly scheduled meeting (state "new"): every documented meeting field, with `end_date` =
  * start + duration, `pretty_scheduled_at` in the host's time zone (24-hour) and
  * `pretty_scheduled_at_in_invitee_timezone` in the invitee's (12-hour), cancellation and
  * rescheduling fields null. Throws RangeError for an invalid time or time zone.

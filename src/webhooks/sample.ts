@@ -1,4 +1,4 @@
-// Realistic sample deliveries for each event (spec 2.5 and 6.1), for `sched events sample` and
+// Realistic sample deliveries ({event, uuid, data: meeting}) for each event, for `sched events sample` and
 // `sched events send`. The meeting is fixed (same uuid and times every run, so docs and tests
 // can rely on it); the notification uuid is fresh each time, as every real delivery's is, so a
 // receiver that de-duplicates on it does not drop the second sample it is sent.

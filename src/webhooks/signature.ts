@@ -1,4 +1,4 @@
-// Webhook signatures (spec 6.2): base64 of the raw HMAC-SHA256 digest of the exact body bytes,
+// Webhook signatures (the `webhook-signature` header): base64 of the raw HMAC-SHA256 digest of the exact body bytes,
 // keyed with the webhook's secret. Pure functions over bytes; shared by the CLI and the sandbox.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// `sched events sample <event>`: a realistic delivery payload (spec 6.1) for one event, as JSON
+// `sched events sample <event>`: a realistic delivery payload for one event, as JSON
 // (pretty on a terminal, compact when piped, so `> body.json` gives the bytes a service sends).
 import type { Context } from '../../context.js';
 import type { EventsSampleOptions } from './index.js';

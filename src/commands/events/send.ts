@@ -1,5 +1,5 @@
 // `sched events send <event> --to <url>`: one delivery POSTed exactly as the service sends it
-// (spec 6.1): JSON body, user-agent = the service's name, webhook-signature when a secret is
+// (see src/webhooks/delivery.ts): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
 import type { EventsSendOptions } from './index.js';

@@ -14,7 +14,7 @@
 // sends that request again (a 429 means it created nothing, so no duplicate is possible);
 // successes raise the limit back up to --concurrency.
 //
-// Output: one URL per line by default (the contract), also on a terminal. An explicit
+// Output: one URL per line by default, also on a terminal (docs/commands/sched-link-create.md). An explicit
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
@@ -150,7 +150,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     } else if (explicitTable) {
       await renderList(out, minted, { format: 'table', columns: TABLE_COLUMNS });
     } else {
-      // The default (`table` not asked for, on a terminal too, as the contract says) and
+      // The default (`table` not asked for, on a terminal too: URLs are what people paste) and
       // --quiet: one URL per line, ready to paste or to pipe.
       await renderLines(out, urlsOf(minted));
     }

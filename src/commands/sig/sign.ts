@@ -1,4 +1,4 @@
-// `sched sig sign`: base64 HMAC-SHA256 of the exact payload bytes (spec 6.2), i.e. the value the
+// `sched sig sign`: base64 HMAC-SHA256 of the exact payload bytes, i.e. the value the
 // service puts in `webhook-signature`. The payload is streamed, so its size does not matter.
 import type { Context } from '../../context.js';
 import type { SigSignOptions } from './index.js';

@@ -5,7 +5,7 @@
 // with --register (created on start, deleted on stop: Ctrl-C, SIGTERM or a closed stdout).
 //
 // Stopping: the summary ("stopped …; deleted webhook …") goes to stderr, then the command exits
-// 130 on Ctrl-C and 143 on SIGTERM, as every interrupted command does (CLI contract), without
+// 130 on Ctrl-C and 143 on SIGTERM, as every interrupted command does (docs/exit-codes.md), without
 // an "error:" line — stopping a server by signal is its normal end. A closed stdout
 // (`| head -1`) ends it with 0.
 //

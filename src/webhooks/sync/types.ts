@@ -53,7 +53,7 @@ export type Step =
 /** A webhook as sync prints it: whatever the API returned, with the secret always null. */
 export type PrintableWebhook = Webhook & { secret: null };
 
-/** The contract's `--json` shape. */
+/** The `--json` shape of `webhooks sync` (docs/commands/sched-webhooks-sync.md). */
 export interface SyncResult {
   created: PrintableWebhook[];
   replaced: Array<{ old: string; new: PrintableWebhook }>;
