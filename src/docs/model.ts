@@ -92,7 +92,7 @@ export function buildReference(): Reference {
     description: program.description(),
     globalOptions: program.options.filter((o) => !o.hidden).map(refOption),
     commands,
-    environment: ENVIRONMENT,
+    environment: ENVIRONMENT.map(([name, meaning]) => [name, meaning.replace(/\n/g, ' ')] as const),
     exitCodes: EXIT_CODES,
     helpTopics: Object.entries(HELP_TOPICS).map(([k, t]) => [k, t.summary] as const),
   };

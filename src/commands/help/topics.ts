@@ -1,7 +1,7 @@
 // Help topics beyond per-command help: `sched help environment`, `sched help exit-codes`. The
 // variables and exit codes are data, so docs/ and the man page list exactly the same ones.
 
-/** Environment variables sched reads, with what each one does. */
+/** Environment variables sched reads, with what each one does ("\n" where help breaks the line). */
 export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]> = [
   ['SCHED_API_KEY', 'API key; overrides the key stored in the profile'],
   ['SCHED_BASE_URL', "API base URL; overrides the profile's (--base-url overrides both)"],
@@ -10,6 +10,11 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig sign/verify, events send, webhooks listen'],
   ['NO_COLOR', 'any value turns colour off (like --no-color)'],
   ['FORCE_COLOR', 'forces colour even when output is not a terminal'],
+  ['COLUMNS', "width tables are laid out for (default: the terminal's)"],
+  [
+    'SCHED_FORCE_TTY',
+    'any value but 0/false: terminal-style output on a pipe\n(tables with headers, pretty JSON), e.g. for a log',
+  ],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings for requests to the API'],
   ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],
 ];
@@ -28,11 +33,13 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
 const NAME_WIDTH = 23;
 
 function environmentText(): string {
-  const rows = ENVIRONMENT.map(([name, meaning]) =>
-    name.length < NAME_WIDTH
-      ? `  ${name.padEnd(NAME_WIDTH)}${meaning}`
-      : `  ${name}\n  ${' '.repeat(NAME_WIDTH)}${meaning}`,
-  );
+  const indent = `\n  ${' '.repeat(NAME_WIDTH)}`;
+  const rows = ENVIRONMENT.map(([name, meaning]) => {
+    const text = meaning.replace(/\n/g, indent);
+    return name.length < NAME_WIDTH
+      ? `  ${name.padEnd(NAME_WIDTH)}${text}`
+      : `  ${name}${indent}${text}`;
+  });
   return `Environment variables\n\n${rows.join('\n')}\n`;
 }
 
