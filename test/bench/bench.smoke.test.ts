@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCH = fileURLToPath(new URL('./bench.mjs', import.meta.url));
+const BENCH = fileURLToPath(new URL('../../scripts/bench.mjs', import.meta.url));
 
 interface Row {
   name: string;

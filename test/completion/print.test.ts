@@ -14,10 +14,10 @@ describe('sched completion <shell>', () => {
       expect(r.stderr).toBe('');
       const file = new URL(`../../completions/${FILES[shell]}`, import.meta.url);
       const committed = readFileSync(file, 'utf8');
-      // On failure: the command tree changed; regenerate with `node test/tools/gen-completions.mjs`.
+      // On failure: the command tree changed; regenerate with `node scripts/gen-completions.mjs`.
       expect(
         r.stdout === committed,
-        `completions/${FILES[shell]} is out of date: run \`node test/tools/gen-completions.mjs\``,
+        `completions/${FILES[shell]} is out of date: run \`node scripts/gen-completions.mjs\``,
       ).toBe(true);
     },
   );

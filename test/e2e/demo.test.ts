@@ -1,4 +1,4 @@
-// `npm run demo` (test/demo/demo.mjs) as a user runs it: the whole tour against the built
+// `npm run demo` (scripts/demo.mjs) as a user runs it: the whole tour against the built
 // binary, then proof that it left nothing behind — on success, on a failing step, and when
 // interrupted. Leftover processes are found by a tag in their environment (every process the
 // demo starts inherits it), which needs Linux's /proc; elsewhere the port checks remain.
@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BIN } from '../helpers/run.js';
 import { until } from '../helpers/until.js';
 
-const DEMO = fileURLToPath(new URL('../demo/demo.mjs', import.meta.url));
+const DEMO = fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url));
 const HAS_PROC = existsSync('/proc/self/environ');
 
 /** PIDs of live processes whose environment carries SCHED_DEMO_TEST_TAG=<tag>. */
@@ -172,9 +172,9 @@ describe('npm run demo', () => {
     // otherwise: the demo finds its binary relative to itself.
     const root = mkdtempSync(join(tmpdir(), 'sched-demo-test-'));
     try {
-      mkdirSync(join(root, 'test', 'demo'), { recursive: true });
+      mkdirSync(join(root, 'scripts'));
       mkdirSync(join(root, 'bin'));
-      const script = join(root, 'test', 'demo', 'demo.mjs');
+      const script = join(root, 'scripts', 'demo.mjs');
       copyFileSync(DEMO, script);
       writeFileSync(
         join(root, 'bin', 'sched.js'),

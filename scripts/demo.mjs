@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/sched.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/sched.js', import.meta.url));
 const SLUG = 'intro-call';
 /** A readable, fixed secret: the demo shows it so the openssl step can be copied. */
 const SECRET = 'demo-secret-4f1c8a2e';

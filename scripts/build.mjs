@@ -5,7 +5,7 @@
 // Dependencies are trimmed in the bundle where measured to matter; see the plugins below and
 // BENCHMARKS.md.
 //
-// Usage: node test/build.mjs [--outdir <dir>]
+// Usage: node scripts/build.mjs [--outdir <dir>]
 //
 // The output is synced into the directory rather than wiped and rewritten: test runs and the
 // benchmark spawn bin/sched.js while another process may be rebuilding, and a wiped dist/ would
@@ -112,7 +112,7 @@ const CONF_UNUSED = {
   semver: `export default new Proxy({}, { get: () => () => unused('semver') });`,
 };
 const UNUSED_HEAD =
-  'function unused(name) { throw new Error(name + " is not in the sched bundle: conf is used without schema or migrations (see test/build.mjs)"); }\n';
+  'function unused(name) { throw new Error(name + " is not in the sched bundle: conf is used without schema or migrations (see scripts/build.mjs)"); }\n';
 
 async function confUsesSchemaOrMigrations() {
   const dir = join(root, 'src', 'config');

@@ -3,7 +3,7 @@
 // alternatives (an empty `node -e 0`, `curl`, a shell loop of curl), and how much memory a long
 // streamed listing needs. See BENCHMARKS.md for the method and the recorded results.
 //
-// Usage: node test/bench/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
+// Usage: node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
 //          [--big-types N] [--links N] [--no-build] [--keep-ca-env] [--json FILE]
 //          [--compare-bin PATH]
 //
@@ -22,7 +22,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'sched.js');
 const NODE = process.execPath;
 /** Page size of the `--all` rows, given to sched and to the curl loop alike. */
@@ -325,10 +325,14 @@ function machineInfo() {
   const cpus = os.cpus();
   const curl = spawnSync('curl', ['--version'], { encoding: 'utf8' });
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'test/build.mjs'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const dirty = spawnSync(
+    'git',
+    ['status', '--porcelain', '--', 'src', 'bin', 'scripts/build.mjs'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   return {
     date: new Date().toISOString(),
     cpu: cpus[0]?.model.trim() ?? 'unknown',
