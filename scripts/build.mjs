@@ -5,6 +5,12 @@
 // Dependencies are trimmed in the bundle where measured to matter; see the plugins below and
 // BENCHMARKS.md.
 //
+// The build is guarded: it writes nothing and exits 1, listing every problem, when a dependency
+// it reaches into is not pinned to the installed exact version, when a substitution rule
+// matched no import, when what a rule keeps out (the full undici, ajv, semver) is in the bundle
+// anyway, or when undici's code that is restated or inlined here changed.
+// test/build/bundle.test.ts runs the built binary where the substitutions matter.
+//
 // Usage: node scripts/build.mjs [--outdir <dir>]
 //
 // The output is synced into the directory rather than wiped and rewritten: test runs and the
@@ -12,8 +18,8 @@
 // make those runs fail for a moment. Each changed file is written under a temporary name and
 // renamed into place (atomic), and files no longer produced are removed last.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import http2 from 'node:http2';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,14 +30,45 @@ const argv = process.argv.slice(2);
 const at = argv.indexOf('--outdir');
 const outdir = resolve(root, at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist');
 
+/** Every problem found, reported together at the end; any one fails the build. */
+const problems = [];
+
 /**
- * `undici` as src/api/exchange.ts sees it, in the bundle: only the dispatchers and `request` it
- * uses. undici's index loads fetch, WebSocket, caches, cookies and mocks as well, and through
- * them Node's own bundled copy of undici: that roughly halves the cost of loading the HTTP
- * stack (measured with `npm run bench`; see BENCHMARKS.md). A name exchange.ts imports that is
- * missing here fails the build. The deep paths are undici's files (its package has no
- * "exports" map); `request` is undici's own wrapper (index.js, makeDispatcher) restated.
- * Tests of src/ run against the full package.
+ * The dependencies whose files the plugins below reach into (deep imports, importer paths,
+ * restated code). package.json pins them to exact versions and the build checks that the
+ * installed copy is that version: an upgrade is a deliberate act, made together with a review
+ * of the plugins (then update the pin, and the fingerprint below if undici's changed).
+ */
+const REACHED_INTO = ['undici', 'conf', 'commander'];
+const declared = { ...pkg.dependencies, ...pkg.devDependencies };
+for (const name of REACHED_INTO) {
+  const spec = declared[name];
+  const installed = await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')
+    .then((t) => JSON.parse(t).version)
+    .catch(() => undefined);
+  if (!spec || !/^\d+\.\d+\.\d+$/.test(spec)) {
+    problems.push(
+      `package.json must pin ${name} to an exact version (it says ${JSON.stringify(spec)}): the build reaches into its files`,
+    );
+  } else if (installed !== spec) {
+    problems.push(
+      `${name} ${installed ?? '(missing)'} is installed but package.json pins ${spec}: run \`npm install\``,
+    );
+  }
+}
+
+const depFile = (path) => join(root, 'node_modules', ...path.split('/'));
+const depText = (path) => readFile(depFile(path), 'utf8');
+
+/**
+ * `undici` as src/ sees it, in the bundle: only the dispatchers and `request` it uses.
+ * undici's index loads fetch, WebSocket, caches, cookies and mocks as well, and through them
+ * Node's own bundled copy of undici: that roughly halves the cost of loading the HTTP stack
+ * (measured with `npm run bench`; see BENCHMARKS.md). A name src/ imports that is missing here
+ * fails the build. The deep paths are undici's files (its package has no "exports" map);
+ * `request` is undici's own wrapper (index.js, makeDispatcher) restated: the build checks that
+ * wrapper's fingerprint, so an undici whose wrapper changed fails until this copy is reviewed.
+ * Tests of src/ run against the full package; test/build/bundle.test.ts runs this one.
  *
  * It also has V8 compile WebAssembly with Liftoff only. undici parses HTTP with llhttp compiled
  * to WebAssembly; by default V8 compiles it fast (Liftoff), then again, optimised (TurboFan), in
@@ -85,15 +122,64 @@ export function request(url, opts) {
 export { Agent, EnvHttpProxyAgent, Dispatcher, errors };
 `;
 
+/** sha256 of undici's makeDispatcher (index.js), the code `request` above restates. */
+const UNDICI_REQUEST_FINGERPRINT =
+  '43819a1c4608e80f8173fdf8ed20a1cfb1bb51ff5bd590d56b90aaa90c3faf31';
+{
+  const index = await depText('undici/index.js').catch(() => '');
+  const wrapper = /\nfunction makeDispatcher \(fn\) \{\n[\s\S]*?\n\}\n/.exec(index)?.[0];
+  const sum = wrapper && createHash('sha256').update(wrapper).digest('hex');
+  if (sum !== UNDICI_REQUEST_FINGERPRINT) {
+    problems.push(
+      wrapper
+        ? `undici's request wrapper (makeDispatcher in undici/index.js) changed (sha256 ${sum}): review \`request\` in UNDICI_SLIM, then update UNDICI_REQUEST_FINGERPRINT`
+        : 'undici/index.js has no makeDispatcher any more: review `request` in UNDICI_SLIM',
+    );
+  }
+}
+
 /**
  * undici's HTTP/2 client requires node:http2 (and through it node:tls) when it loads, for a
- * few constants, though sched never asks for HTTP/2 (no `allowH2`): the constants are inlined
- * (taken from node:http2 at build time) and node:http2 is required on first use only.
+ * few constants, though sched never asks for HTTP/2 (no `allowH2`): node:http2 is required on
+ * first use only, and the constants are written here. They are fixed by HTTP/2 itself (header
+ * names, RFC 9113; error codes, RFC 9113 section 7), not by the Node that builds; the build
+ * reads the names client-h2.js takes and fails if one is missing here.
  */
+const HTTP2_CONSTANTS = {
+  HTTP2_HEADER_AUTHORITY: ':authority',
+  HTTP2_HEADER_METHOD: ':method',
+  HTTP2_HEADER_PATH: ':path',
+  HTTP2_HEADER_SCHEME: ':scheme',
+  HTTP2_HEADER_CONTENT_LENGTH: 'content-length',
+  HTTP2_HEADER_EXPECT: 'expect',
+  HTTP2_HEADER_STATUS: ':status',
+  HTTP2_HEADER_PROTOCOL: ':protocol',
+  NGHTTP2_REFUSED_STREAM: 7,
+  NGHTTP2_CANCEL: 8,
+};
+{
+  const h2 = await depText('undici/lib/dispatcher/client-h2.js').catch(() => '');
+  const names = /\bconstants:\s*\{([^}]*)\}\s*\}\s*=\s*http2\b/.exec(h2)?.[1];
+  if (!names) {
+    problems.push(
+      'cannot find the constants undici/lib/dispatcher/client-h2.js takes from node:http2: review LAZY_HTTP2',
+    );
+  } else {
+    for (const name of names
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)) {
+      if (!(name in HTTP2_CONSTANTS)) {
+        problems.push(
+          `undici's client-h2.js uses http2.constants.${name}: add it to HTTP2_CONSTANTS`,
+        );
+      }
+    }
+  }
+}
 const LAZY_HTTP2 = `
-const constants = ${JSON.stringify(http2.constants)};
 module.exports = {
-  constants,
+  constants: ${JSON.stringify(HTTP2_CONSTANTS)},
   connect(...args) {
     return require('node:http2').connect(...args);
   },
@@ -102,37 +188,21 @@ module.exports = {
 
 /**
  * conf loads ajv (JSON schema) and semver (migrations) when it loads, and uses them only with
- * the `schema` and `migrations` options, which src/config does not give it. Left out of the
- * bundle (a stub that fails loudly if it is ever used); if src/config starts using those
- * options, the build keeps the real modules.
+ * the `schema`/`rootSchema`/`ajvOptions` and `migrations` options, which src/config does not
+ * give it. Left out of the bundle: a stub that throws, naming itself, when used, so a Conf
+ * given one of those options fails every config command of the built binary (the end-to-end
+ * tests run them) rather than silently dropping validation. To use them, delete these rules.
  */
-const CONF_UNUSED = {
-  'ajv/dist/2020.js': `export class Ajv2020 { constructor() { unused('ajv'); } }`,
-  'ajv-formats': `const f = () => unused('ajv-formats'); f.default = f; export default f;`,
-  semver: `export default new Proxy({}, { get: () => () => unused('semver') });`,
-};
-const UNUSED_HEAD =
-  'function unused(name) { throw new Error(name + " is not in the sched bundle: conf is used without schema or migrations (see scripts/build.mjs)"); }\n';
-
-async function confUsesSchemaOrMigrations() {
-  const dir = join(root, 'src', 'config');
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'));
-  for (const f of files) {
-    const text = await readFile(join(dir, f), 'utf8');
-    if (/\b(schema|rootSchema|ajvOptions|migrations|projectVersion)\b/.test(text)) return true;
-  }
-  return false;
-}
+const unusedStub = (name, body) =>
+  `function unused() { throw new Error(${JSON.stringify(
+    `${name} is not in the sched bundle: conf is used without schema or migrations (see scripts/build.mjs)`,
+  )}); }\n${body}`;
 
 /**
  * Builtins that a dependency loads when it loads but uses only on paths sched never takes:
  * commander spawns processes only for executable subcommands (sched has none), conf uses
  * crypto only to encrypt its file (sched does not ask it to). Each is required on first use.
  */
-const LAZY_BUILTINS = [
-  { builtin: 'node:child_process', importer: 'commander/lib/command.js' },
-  { builtin: 'node:crypto', importer: 'conf/dist/source/index.js' },
-];
 const lazyBuiltin = (name) => `
 let real;
 module.exports = new Proxy({}, {
@@ -143,46 +213,83 @@ module.exports = new Proxy({}, {
 });
 `;
 
-const inPackage = (importer, pkgPath) =>
-  importer.includes(`${sep}node_modules${sep}${pkgPath.split('/').join(sep)}`);
+const fromSrc = (importer) => importer.startsWith(join(root, 'src') + sep);
+const fromDep = (path) => (importer) => importer === depFile(path);
 
-const slimDependencies = (stubConf) => ({
+/**
+ * Every substitution the bundle makes: which import (`filter`, exact), from which importer,
+ * becomes what. Each rule must match at least once, or the build fails: a dependency that moved
+ * or renamed a file would otherwise silently bring back what the rule was there to keep out.
+ */
+const RULES = [
+  { what: 'undici, slim', filter: /^undici$/, importer: fromSrc, contents: UNDICI_SLIM },
+  {
+    what: 'node:http2, lazy, in undici',
+    filter: /^node:http2$/,
+    importer: fromDep('undici/lib/dispatcher/client-h2.js'),
+    contents: LAZY_HTTP2,
+  },
+  {
+    what: 'node:child_process, lazy, in commander',
+    filter: /^node:child_process$/,
+    importer: fromDep('commander/lib/command.js'),
+    contents: lazyBuiltin('node:child_process'),
+  },
+  {
+    what: 'node:crypto, lazy, in conf',
+    filter: /^node:crypto$/,
+    importer: fromDep('conf/dist/source/index.js'),
+    contents: lazyBuiltin('node:crypto'),
+  },
+  {
+    what: 'ajv, stubbed, in conf',
+    filter: /^ajv\/dist\/2020\.js$/,
+    importer: fromDep('conf/dist/source/index.js'),
+    contents: unusedStub('ajv', 'export class Ajv2020 { constructor() { unused(); } }'),
+  },
+  {
+    what: 'ajv-formats, stubbed, in conf',
+    filter: /^ajv-formats$/,
+    importer: fromDep('conf/dist/source/index.js'),
+    contents: unusedStub(
+      'ajv-formats',
+      'const f = () => unused(); f.default = f; export default f;',
+    ),
+  },
+  {
+    what: 'semver, stubbed, in conf',
+    filter: /^semver$/,
+    importer: fromDep('conf/dist/source/index.js'),
+    contents: unusedStub('semver', 'export default new Proxy({}, { get: () => () => unused() });'),
+  },
+];
+
+/** Files that must not be in the bundle: what the rules above keep out. */
+const KEPT_OUT = [
+  ['undici/index.js', 'the full undici'],
+  ['ajv/', 'ajv'],
+  ['ajv-formats/', 'ajv-formats'],
+  ['semver/', 'semver'],
+];
+
+const slimDependencies = {
   name: 'slim-dependencies',
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.endsWith(join('src', 'api', 'exchange.ts'))
-        ? { path: 'undici', namespace: 'slim' }
-        : undefined,
-    );
-    b.onResolve({ filter: /^node:http2$/ }, (args) =>
-      inPackage(args.importer, 'undici/lib/dispatcher/client-h2.js')
-        ? { path: 'node:http2', namespace: 'slim' }
-        : undefined,
-    );
-    b.onResolve({ filter: /^node:(child_process|crypto)$/ }, (args) =>
-      LAZY_BUILTINS.some((l) => l.builtin === args.path && inPackage(args.importer, l.importer))
-        ? { path: args.path, namespace: 'slim', pluginData: 'lazy' }
-        : undefined,
-    );
-    if (stubConf) {
-      b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
-        inPackage(args.importer, 'conf/') ? { path: args.path, namespace: 'slim' } : undefined,
-      );
-    }
+    RULES.forEach((rule, i) => {
+      rule.matched = 0;
+      b.onResolve({ filter: rule.filter }, (args) => {
+        if (!rule.importer(args.importer)) return undefined;
+        rule.matched += 1;
+        return { path: `${i}:${args.path}`, namespace: 'slim' };
+      });
+    });
     b.onLoad({ filter: /.*/, namespace: 'slim' }, (args) => ({
-      contents:
-        args.path === 'undici'
-          ? UNDICI_SLIM
-          : args.path === 'node:http2'
-            ? LAZY_HTTP2
-            : args.pluginData === 'lazy'
-              ? lazyBuiltin(args.path)
-              : UNUSED_HEAD + CONF_UNUSED[args.path],
+      contents: RULES[Number(args.path.split(':')[0])].contents,
       loader: 'js',
       resolveDir: root,
     }));
   },
-});
+};
 
 const REQUIRE_BANNER =
   "import { createRequire as __schedCreateRequire } from 'node:module'; const require = __schedCreateRequire(import.meta.url);";
@@ -209,11 +316,31 @@ const result = await build({
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   // (Removed again below from the files that never call it.)
   banner: { js: REQUIRE_BANNER },
-  plugins: process.env.SCHED_BUILD_FULL_DEPS
-    ? []
-    : [slimDependencies(!(await confUsesSchemaOrMigrations()))],
+  plugins: [slimDependencies],
+  metafile: true,
   logLevel: 'warning',
 });
+
+for (const rule of RULES) {
+  if (rule.matched === 0) {
+    problems.push(
+      `the rule "${rule.what}" (${rule.filter}) matched nothing: a dependency changed; review the rule`,
+    );
+  }
+}
+for (const [path, what] of KEPT_OUT) {
+  const found = Object.keys(result.metafile.inputs).filter((i) =>
+    i.startsWith(`node_modules/${path}`),
+  );
+  if (found.length > 0)
+    problems.push(`${what} is in the bundle (${found.length} files: ${found[0]}, …)`);
+}
+if (problems.length > 0) {
+  process.stderr.write(
+    `scripts/build.mjs: the build failed, nothing written:\n${problems.map((p) => `  - ${p}\n`).join('')}`,
+  );
+  process.exit(1);
+}
 
 async function listFiles(dir) {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
