@@ -1,0 +1,71 @@
+// Node's compile cache (Node 22.1+): compiled code of the bundle kept across runs, so every
+// command after the first starts faster (measured in BENCHMARKS.md). It lives in the user's
+// own cache directory for sched, created private (0700): Node's default, a shared
+// `<tmpdir>/node-compile-cache`, belongs to whichever user ran first, and every other user
+// silently gets no cache. A cache only saves time: nothing here may fail a command.
+//
+// Builtins come from process.getBuiltinModule (synchronous, no import): this runs on every
+// start, before anything else is loaded.
+
+type Env = Record<string, string | undefined>;
+
+/** The platform cache directory for sched (like env-paths' `cache`, without "-nodejs"). */
+export function schedCacheDir(env: Env, platform: NodeJS.Platform, home: string): string {
+  const path =
+    platform === 'win32'
+      ? process.getBuiltinModule('node:path').win32
+      : process.getBuiltinModule('node:path').posix;
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'sched');
+  if (platform === 'win32') {
+    return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'sched', 'Cache');
+  }
+  // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'sched');
+}
+
+interface NodeModuleWithCache {
+  enableCompileCache?: (dir?: string) => unknown;
+}
+
+/**
+ * Enables the compile cache in `<schedCacheDir>/node-compile-cache`. Does nothing on Node
+ * without the cache, when NODE_COMPILE_CACHE chose a directory already or
+ * NODE_DISABLE_COMPILE_CACHE turned it off, and when the directory cannot be made (no home,
+ * read-only file system): the command then runs without a cache.
+ */
+export function enableCompileCache(env: Env = process.env): void {
+  try {
+    const nodeModule = process.getBuiltinModule('node:module') as NodeModuleWithCache;
+    if (typeof nodeModule.enableCompileCache !== 'function') return;
+    if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return;
+    const os = process.getBuiltinModule('node:os');
+    const home = env.HOME || env.USERPROFILE || os.homedir();
+    if (!home) return;
+    const dir = process
+      .getBuiltinModule('node:path')
+      .join(schedCacheDir(env, process.platform, home), 'node-compile-cache');
+    makeDir(dir, 3);
+    nodeModule.enableCompileCache(dir);
+  } catch {
+    // No cache this time.
+  }
+}
+
+/**
+ * mkdir -p, private, at most `parents` missing parents deep. Not fs.mkdirSync's `recursive`:
+ * it spins forever where mkdir answers ENOENT under an existing parent (/proc, some FUSE).
+ */
+function makeDir(dir: string, parents: number): void {
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    const parent = process.getBuiltinModule('node:path').dirname(dir);
+    if (code !== 'ENOENT' || parents === 0 || parent === dir) throw e;
+    makeDir(parent, parents - 1);
+    fs.mkdirSync(dir, { mode: 0o700 });
+  }
+}
