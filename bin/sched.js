@@ -19,5 +19,32 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   /* eslint-enable no-undef, @typescript-eslint/no-require-imports */
 } else {
-  import('../dist/main.js');
+  import('../dist/main.js').catch(firstRunFromClone);
+}
+
+/**
+ * The package ships dist/ built; a git clone has no dist/ until something builds it (`npm
+ * test`, `npm run build`, `npm run demo`): there is no install script, so that installing the
+ * package never runs one. A clone installed with `npm install -g .` or `npm link` builds it on
+ * its first run here. Only when dist/main.js is missing: any other failure is rethrown as is.
+ */
+function firstRunFromClone(error) {
+  /* eslint-disable no-undef, @typescript-eslint/no-require-imports -- CommonJS here */
+  const { existsSync } = require('node:fs');
+  const { join } = require('node:path');
+  const root = join(__dirname, '..');
+  if (existsSync(join(root, 'dist', 'main.js'))) throw error;
+  const build = join(root, 'scripts', 'build.mjs');
+  if (!existsSync(build)) {
+    process.stderr.write(`sched: ${join(root, 'dist')} is missing: reinstall sched\n`);
+    process.exit(1);
+  }
+  process.stderr.write('sched: first run from a git clone: building dist/ (npm run build)\n');
+  const r = require('node:child_process').spawnSync(process.execPath, [build], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
+  if (r.status !== 0) process.exit(1);
+  return import('../dist/main.js');
+  /* eslint-enable no-undef, @typescript-eslint/no-require-imports */
 }

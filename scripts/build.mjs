@@ -19,7 +19,7 @@
 // renamed into place (atomic), and files no longer produced are removed last.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -213,8 +213,10 @@ module.exports = new Proxy({}, {
 });
 `;
 
-const fromSrc = (importer) => importer.startsWith(join(root, 'src') + sep);
-const fromDep = (path) => (importer) => importer === depFile(path);
+const srcDir = join(await realpath(root), 'src') + sep;
+const fromSrc = (importer) => importer.startsWith(srcDir);
+const fromDep = (path) => (importer) =>
+  importer.endsWith(`${sep}node_modules${sep}${path.split('/').join(sep)}`);
 
 /**
  * Every substitution the bundle makes: which import (`filter`, exact), from which importer,
