@@ -1,0 +1,149 @@
+// The bundle as users run it. scripts/build.mjs swaps parts of undici, conf and commander for
+// slimmer ones (see its RULES); the in-process tests run src/ against the full packages, so
+// what the swaps could break is proven here, on the built binary (bin/sched.js + dist/):
+// nothing swapped out is in the bundle or loaded on start, and the slim HTTP stack still goes
+// through an HTTP CONNECT proxy and trusts a private CA given by NODE_EXTRA_CA_CERTS.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { BIN, spawnSched } from '../helpers/run.js';
+import {
+  envelope,
+  f,
+  startFaultServer,
+  startProxy,
+  type FaultServer,
+  type TestProxy,
+} from '../helpers/fault-server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tlsDir = path.join(root, 'test', 'fixtures', 'tls');
+const HOST = 'api.sched-test.invalid';
+const TYPES = '/api/users/me/meeting-types';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sched-bundle-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const env = (extra: Record<string, string | undefined> = {}) => ({
+  SCHED_CONFIG_DIR: dir,
+  SCHED_API_KEY: 'bundle-test-key-0123456789',
+  NODE_EXTRA_CA_CERTS: undefined,
+  HTTP_PROXY: undefined,
+  HTTPS_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
+  NO_PROXY: undefined,
+  no_proxy: undefined,
+  ...extra,
+});
+
+describe('dist/', () => {
+  const files = fs
+    .readdirSync(path.join(root, 'dist'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ name: f, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
+
+  it.each([
+    ['ajv', '// node_modules/ajv/'],
+    ['ajv-formats', '// node_modules/ajv-formats/'],
+    ['semver', '// node_modules/semver/'],
+    ["undici's index (fetch, WebSocket, mocks)", '// node_modules/undici/index.js'],
+  ])('holds no %s', (_, marker) => {
+    // esbuild heads each bundled file with its path; the build keeps those comments.
+    expect(files.some((f) => f.text.includes('// node_modules/undici/lib/'))).toBe(true);
+    expect(files.filter((f) => f.text.includes(marker)).map((f) => f.name)).toEqual([]);
+  });
+
+  it('requires node:http2 only inside the function that connects over HTTP/2', () => {
+    const uses = files.flatMap((f) => f.text.match(/.{0,40}["']node:http2["'].{0,20}/g) ?? []);
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) expect(use).toMatch(/require\(["']node:http2["']\)\.connect\(/);
+  });
+});
+
+describe('the built binary', () => {
+  let plain: FaultServer;
+  let secure: FaultServer;
+  let proxy: TestProxy;
+  let secureProxy: TestProxy;
+  beforeAll(async () => {
+    plain = await startFaultServer();
+    secure = await startFaultServer({
+      tls: {
+        key: fs.readFileSync(path.join(tlsDir, 'proxied-server.key')),
+        cert: fs.readFileSync(path.join(tlsDir, 'proxied-server.pem')),
+      },
+    });
+    for (const s of [plain, secure]) s.on('GET', TYPES, f.json(200, envelope([], { path: TYPES })));
+    proxy = await startProxy({ host: '127.0.0.1', port: plain.port });
+    secureProxy = await startProxy({ host: '127.0.0.1', port: secure.port });
+  });
+  afterAll(async () => {
+    await Promise.all([plain, secure, proxy, secureProxy].map((s) => s?.close()));
+  });
+
+  it('loads no node:http2, node:tls or node:child_process for a plain HTTP request', async () => {
+    const out = path.join(dir, 'loaded.json');
+    const preload = path.join(dir, 'preload.cjs');
+    fs.writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`,
+    );
+    const r = await execa(
+      process.execPath,
+      ['--require', preload, BIN, 'auth', 'status', '--json', '--base-url', plain.baseUrl],
+      { env: env(), reject: false },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: true });
+    const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule http'); // the list is what it claims to be
+    for (const m of ['http2', 'tls', 'child_process']) {
+      expect(loaded).not.toContain(`NativeModule ${m}`);
+    }
+  });
+
+  it('goes through HTTP_PROXY with CONNECT to a host only the proxy can reach', async () => {
+    const before = plain.count();
+    const r = await spawnSched(['auth', 'status', '--json', '--base-url', `http://${HOST}/api`], {
+      env: env({ HTTP_PROXY: proxy.url }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: true, baseUrl: `http://${HOST}/api` });
+    expect(proxy.connects).toEqual([`${HOST}:80`]);
+    expect(plain.count() - before).toBe(1);
+  });
+
+  it('goes through HTTPS_PROXY to a TLS server whose CA comes from NODE_EXTRA_CA_CERTS', async () => {
+    const r = await spawnSched(['auth', 'status', '--json', '--base-url', `https://${HOST}/api`], {
+      env: env({
+        HTTPS_PROXY: secureProxy.url,
+        NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'proxied-ca.pem'),
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: true });
+    expect(secureProxy.connects).toEqual([`${HOST}:443`]);
+    expect(secure.count()).toBe(1);
+    const sent = secure.requests[0]!;
+    expect(sent.headers['x-api-key']).toBe('bundle-test-key-0123456789');
+  });
+
+  it('without the CA: one clear TLS line, exit 1, nothing reaches the server', async () => {
+    const before = secure.count();
+    const r = await spawnSched(['auth', 'status', '--base-url', `https://${HOST}/api`], {
+      env: env({ HTTPS_PROXY: secureProxy.url }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/TLS/);
+    expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(secure.count()).toBe(before);
+  });
+});
