@@ -29,6 +29,9 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--outdir');
 const outdir = resolve(root, at >= 0 && argv[at + 1] ? argv[at + 1] : 'dist');
+/** Also write the type declarations of the library entry (dist/types/); `npm pack` asks. */
+const withTypes = argv.includes('--types');
+const typesDir = join(outdir, 'types');
 
 /** Every problem found, reported together at the end; any one fails the build. */
 const problems = [];
@@ -300,7 +303,9 @@ const SOURCEMAP = Boolean(process.env.SCHED_BUILD_SOURCEMAP);
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
+  // dist/main.js: the CLI. dist/sandbox.js: `sched/sandbox`, the sandbox as a library (package.json
+  // "exports"), which loads nothing of the CLI (test/build/bundle.test.ts checks).
+  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/library.ts' },
   outdir,
   write: false,
   bundle: true,
@@ -359,11 +364,57 @@ function withoutUnusedBanner(text) {
   return /\brequire\b/.test(rest) ? text : rest.replace(/^\n/, '');
 }
 
-const produced = new Set();
-for (const file of result.outputFiles) {
-  produced.add(file.path);
+/**
+ * Declarations for `sched/sandbox` (dist/types/sandbox/library.d.ts and what it imports),
+ * from the same tsconfig as the typecheck. Slow (a TypeScript program), hence on request.
+ */
+async function declarations() {
+  const { default: ts } = await import('typescript');
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) =>
+        problems.push(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    },
+  );
+  const program = ts.createProgram([join(root, 'src', 'sandbox', 'library.ts')], {
+    ...config.options,
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir: typesDir,
+    rootDir: join(root, 'src'),
+  });
+  const files = [];
+  const emitted = program.emit(undefined, (path, text) =>
+    files.push({ path: resolve(path), text }),
+  );
+  for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {
+    problems.push(`types: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  }
+  return files;
+}
+const outputs = [
   // With source maps the banner stays: removing a line would shift every mapping.
-  const contents = Buffer.from(SOURCEMAP ? file.text : withoutUnusedBanner(file.text));
+  ...result.outputFiles.map((f) => ({
+    path: f.path,
+    text: SOURCEMAP ? f.text : withoutUnusedBanner(f.text),
+  })),
+  ...(withTypes ? await declarations() : []),
+];
+if (problems.length > 0) {
+  process.stderr.write(
+    `scripts/build.mjs: the build failed, nothing written:\n${problems.map((p) => `  - ${p}\n`).join('')}`,
+  );
+  process.exit(1);
+}
+
+const produced = new Set();
+for (const file of outputs) {
+  produced.add(file.path);
+  const contents = Buffer.from(file.text);
   const old = await readFile(file.path).catch(() => undefined);
   if (old && Buffer.compare(old, contents) === 0) continue;
   await mkdir(dirname(file.path), { recursive: true });
@@ -373,6 +424,8 @@ for (const file of result.outputFiles) {
 }
 for (const file of await listFiles(outdir)) {
   // Another build's temporary file is its business; anything else not produced is stale.
+  // Declarations are left alone by a build that does not write them.
+  if (!withTypes && file.startsWith(typesDir + sep)) continue;
   if (!produced.has(file) && !/\.\d+\.tmp$/.test(file)) {
     await rm(file, { force: true });
   }

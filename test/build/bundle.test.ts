@@ -60,6 +60,39 @@ describe('dist/', () => {
     expect(files.filter((f) => f.text.includes(marker)).map((f) => f.name)).toEqual([]);
   });
 
+  it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
+    // Every file it loads when imported: its static imports, followed.
+    const byName = new Map(files.map((f) => [f.name, f.text]));
+    const seen = new Set<string>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const text = byName.get(name) ?? '';
+      for (const m of text.matchAll(
+        /^(?:import|export)\b[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm,
+      )) {
+        visit(path.posix.normalize(path.posix.join(path.posix.dirname(name), m[1] ?? m[2]!)));
+      }
+    };
+    visit('sandbox.js');
+    expect(seen.size).toBeGreaterThan(1);
+    const loaded = [...seen].map((n) => byName.get(n) ?? '').join('\n');
+    expect(loaded).toContain('// src/sandbox/library.ts');
+    for (const marker of [
+      'node_modules/commander/',
+      'node_modules/chalk/',
+      'node_modules/@inquirer/',
+      'node_modules/cli-table3/',
+      'node_modules/undici/',
+      'node_modules/conf/',
+      '// src/cli.ts',
+      '// src/commands/',
+      '// src/output/',
+    ]) {
+      expect(loaded, marker).not.toContain(marker);
+    }
+  });
+
   it('requires node:http2 only inside the function that connects over HTTP/2', () => {
     const uses = files.flatMap((f) => f.text.match(/.{0,40}["']node:http2["'].{0,20}/g) ?? []);
     expect(uses.length).toBeGreaterThan(0);

@@ -185,3 +185,120 @@ describe('the installed sched', () => {
     expect(r.stdout).toBe(createHmac('sha256', 's3cret').update(payload).digest('base64'));
   });
 });
+
+/** A user's own test of their webhook handler, as README's "Testing your webhook handler". */
+const USER_TEST = `
+import assert from 'node:assert/strict';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import { startSandbox } from 'sched/sandbox';
+
+const secret = 'whsec-user-test-0123456789';
+const received = [];
+const handler = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    received.push({ headers: req.headers, body });
+    res.end('ok');
+  });
+});
+await new Promise((r) => handler.listen(0, '127.0.0.1', r));
+const handlerUrl = 'http://127.0.0.1:' + handler.address().port + '/hooks';
+
+const sb = await startSandbox({ port: 0 });
+const headers = { 'x-api-key': sb.apiKey, 'content-type': 'application/json' };
+const post = async (path, body) => {
+  const res = await fetch(sb.baseUrl + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  assert.ok(res.ok, path + ': ' + res.status);
+  return res.json();
+};
+await post('/webhooks', { url: handlerUrl, events: ['meetingScheduled', 'meetingCancelled'], secret });
+const types = await (await fetch(sb.baseUrl + '/users/me/meeting-types', { headers })).json();
+const link = await post('/single-use-link', { meeting_type_uuid: types._embedded.items[0].uuid });
+
+const { meeting, deliveries } = await sb.book(link.url, { name: 'Ada', email: 'ada@example.com' });
+assert.equal(deliveries.length, 1);
+assert.equal(deliveries[0].status, 'delivered');
+assert.equal(deliveries[0].event, 'meetingScheduled');
+assert.equal(received.length, 1);
+const expected = createHmac('sha256', secret).update(received[0].body).digest();
+const sent = Buffer.from(String(received[0].headers['webhook-signature']), 'base64');
+assert.ok(sent.length === expected.length && timingSafeEqual(sent, expected), 'signature');
+assert.equal(JSON.parse(received[0].body).event, 'meetingScheduled');
+
+const cancelled = await sb.cancel(meeting.uuid, { reason: 'test' });
+assert.equal(cancelled.deliveries[0].event, 'meetingCancelled');
+assert.equal(received.length, 2);
+
+const refused = await sb.book(link.url).then(() => undefined, (e) => e);
+assert.equal(refused?.code, 'link_used');
+await sb.close();
+handler.close();
+process.stdout.write('user test passed\\n');
+`;
+
+/** The same user, in TypeScript: the declarations resolve and say what the library gives. */
+const USER_TYPES = `
+import { startSandbox, SandboxError, type Sandbox, type SandboxActionResult } from 'sched/sandbox';
+const sb: Sandbox = await startSandbox({ port: 0, seedTypes: 3 });
+const port: number = sb.port;
+const r: SandboxActionResult = await sb.book('code', { name: 'Ada' });
+const status: 'delivered' | 'failed' | undefined = r.deliveries[0]?.status;
+const code: string = new SandboxError('link_used', 'used').code;
+// @ts-expect-error: book takes a link code or URL, not a number
+await sb.book(42);
+export { port, status, code };
+`;
+
+describe('sched/sandbox from the installed tarball', () => {
+  it("runs a user's webhook-handler test: book, signed delivery, cancel, used link refused", async () => {
+    fs.writeFileSync(path.join(projectDir, 'webhook.test.mjs'), USER_TEST);
+    const r = await execa(process.execPath, ['webhook.test.mjs'], {
+      cwd: projectDir,
+      reject: false,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('user test passed');
+  });
+
+  it('has type declarations a TypeScript project resolves', async () => {
+    fs.writeFileSync(path.join(projectDir, 'check.ts'), USER_TYPES);
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = await execa(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--skipLibCheck',
+        'false',
+        '--typeRoots',
+        path.join(root, 'node_modules', '@types'),
+        '--types',
+        'node',
+        'check.ts',
+      ],
+      { cwd: projectDir, reject: false },
+    );
+    expect(r.exitCode, r.stdout).toBe(0);
+  }, 120_000);
+
+  it('is what the package exports, at sched/sandbox and at sched', () => {
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(projectDir, 'node_modules', 'sched', 'package.json'), 'utf8'),
+    ) as { exports: Record<string, unknown> };
+    expect(Object.keys(manifest.exports)).toEqual(['.', './sandbox', './package.json']);
+    expect(
+      fs.existsSync(
+        path.join(projectDir, 'node_modules', 'sched', 'dist', 'types', 'sandbox', 'library.d.ts'),
+      ),
+    ).toBe(true);
+  });
+});
