@@ -100,6 +100,8 @@ export interface ApiClientOptions {
   maxBodyBytes?: number;
   /** Connections per origin (default 64, the largest concurrency a bulk command uses). */
   connections?: number;
+  /** The hint of a 401/403: what to do about the key, naming where it came from. */
+  authHint?: string;
 }
 
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -273,6 +275,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         tooLongMs: d.tooLongMs,
         mask,
         now: Date.now(),
+        baseUrl: opts.baseUrl,
+        authHint: opts.authHint,
       });
     }
   }

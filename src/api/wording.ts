@@ -15,6 +15,7 @@ import {
 import type { TransportFailure } from './failure.js';
 import type { HttpMethod } from './retry.js';
 import { isLoopback, showUrl } from './url.js';
+import { joinClauses } from '../text/clauses.js';
 
 /** The request, as the wording needs it. */
 export interface WordedRequest {
@@ -140,6 +141,22 @@ function failed(req: WordedRequest, url: URL): FailedRequest {
   return { method: req.method, url: showUrl(url) };
 }
 
+/** `GET https://host/api/webhooks?page=2`: what was requested, in full, as a message names it. */
+function target(req: WordedRequest, url: URL): string {
+  return `${req.method} ${showUrl(url)}`;
+}
+
+/** The base URL does not end in /api, where the API's paths usually start. */
+function missesApiPath(baseUrl: string): boolean {
+  try {
+    return !/\/api$/.test(new URL(baseUrl).pathname.replace(/\/+$/, ''));
+  } catch {
+    return false;
+  }
+}
+
+const DEFAULT_AUTH_HINT = 'run `sched auth login` or set SCHED_API_KEY';
+
 function afterAttempts(attempts: number): string {
   return attempts > 1 ? ` (after ${attempts} attempts)` : '';
 }
@@ -159,6 +176,10 @@ export interface StatusContext {
   /** Masks the key and the request's secrets in server text. */
   mask: (s: string) => string;
   now: number;
+  /** The base URL requests are made under: a 404 under one not ending in /api says so. */
+  baseUrl?: string;
+  /** What to do about a rejected key, naming where the key came from (the caller knows). */
+  authHint?: string;
 }
 
 /** An error status (not 2xx) the client will not retry. */
@@ -167,30 +188,36 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
   const reason = STATUS_CODES[status] ?? 'error';
   const msg = serverMessage(ans.body, ans.headers);
   const said = msg ? `: ${c.mask(msg)}` : '';
-  const where = `${req.method} ${req.path}`;
+  const where = target(req, ans.url);
   const after = afterAttempts(c.attempts);
   const fields = { status, request: failed(req, ans.url) };
   const waitMs = c.tooLongMs;
   if (status === 401 || status === 403) {
     if (ans.crossOrigin) {
       return new AuthError(
-        `the API redirected ${where} to ${ans.url.origin}, which answered ${status}; the key is never sent to another host`,
+        `the API redirected ${req.method} ${req.path} to ${ans.url.origin}, which answered ${status}; the key is never sent to another host`,
         {
           ...fields,
           hint: `if ${ans.url.origin} is the right service, use it as the base URL (--base-url)`,
         },
       );
     }
-    return new AuthError(`the API rejected the key (${status})${said}`, {
+    return new AuthError(joinClauses(`the API rejected the key (${status}) for ${where}${said}`), {
       ...fields,
-      hint: 'run `sched auth login` or set SCHED_API_KEY',
+      hint: c.authHint ?? DEFAULT_AUTH_HINT,
     });
   }
-  if (status === 404) return new NotFoundError(`not found (404): ${where}${said}`, fields);
+  if (status === 404) {
+    const hint =
+      c.baseUrl !== undefined && missesApiPath(c.baseUrl)
+        ? `the base URL ${showUrl(new URL(c.baseUrl))} does not end in /api, where the API usually is (e.g. https://secure.simplymeet.me/api): check --base-url, SCHED_BASE_URL or the profile`
+        : undefined;
+    return new NotFoundError(joinClauses(`not found (404): ${where}${said}`), { ...fields, hint });
+  }
   if (status === 400 || status === 422) {
     const parsed = tryJson(ans.body);
     const details = parsed.ok ? fieldErrors(parsed.value).map(c.mask) : [];
-    return new UsageError(`the API rejected ${where} (${status})${said}`, {
+    return new UsageError(joinClauses(`the API rejected ${where} (${status})${said}`), {
       ...fields,
       code: 'invalid_request',
       details,
@@ -199,24 +226,27 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
   if (status === 429) {
     const when =
       waitMs !== undefined
-        ? `; the service asks to wait ${seconds(waitMs)} (until ${clockTime(waitMs, c.now)})`
-        : '';
-    return new ApiError(`rate limited by ${ans.url.host} (429) on ${where}${when}${after}`, {
-      ...fields,
-      code: 'rate_limited',
-      hint:
-        waitMs !== undefined
-          ? `try again after ${clockTime(waitMs, c.now)}`
-          : 'wait a little and try again',
-    });
+        ? `the service asks to wait ${seconds(waitMs)} (until ${clockTime(waitMs, c.now)})`
+        : undefined;
+    return new ApiError(
+      joinClauses(`rate limited by ${ans.url.host} (429) on ${where}`, when) + after,
+      {
+        ...fields,
+        code: 'rate_limited',
+        hint:
+          waitMs !== undefined
+            ? `try again after ${clockTime(waitMs, c.now)}`
+            : 'wait a little and try again',
+      },
+    );
   }
   if (status >= 500) {
     const when =
       waitMs !== undefined
-        ? `; the service asks to retry in ${seconds(waitMs)} (at ${clockTime(waitMs, c.now)})`
-        : '';
+        ? `the service asks to retry in ${seconds(waitMs)} (at ${clockTime(waitMs, c.now)})`
+        : undefined;
     return new ApiError(
-      `the API failed with ${status} ${reason} on ${where}${said}${when}${after}`,
+      joinClauses(`the API failed with ${status} ${reason} on ${where}${said}`, when) + after,
       {
         ...fields,
         code: 'http_5xx',
@@ -224,7 +254,7 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
       },
     );
   }
-  return new ApiError(`the API answered ${status} ${reason} to ${where}${said}`, {
+  return new ApiError(joinClauses(`the API answered ${status} ${reason} to ${where}${said}`), {
     ...fields,
     code: statusCode(status),
   });
@@ -252,15 +282,15 @@ export function failureError(
     f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
   if (f.kind === 'too-large') {
     return new ApiError(
-      `the answer to ${req.method} ${req.path} from ${host} is larger than ${Math.round(c.maxBodyBytes / 1024 / 1024)} MB; refusing to read it`,
+      `the answer to ${target(req, url)} is larger than ${Math.round(c.maxBodyBytes / 1024 / 1024)} MB; refusing to read it`,
       { request, code: 'bad_response' },
     );
   }
   if (f.kind === 'cut-off' && req.method !== 'POST') {
-    return new ApiError(
-      `the answer to ${req.method} ${req.path} from ${host} was cut off: ${f.detail}${after}`,
-      { request, code: 'network' },
-    );
+    return new ApiError(`the answer to ${target(req, url)} was cut off: ${f.detail}${after}`, {
+      request,
+      code: 'network',
+    });
   }
   if (req.method === 'POST' && !f.notSent) {
     const what =
@@ -270,7 +300,7 @@ export function failureError(
           ? `the answer from ${host} was cut off`
           : `the connection to ${host} failed (${f.code})`;
     return new NetworkError(
-      `${what} after the request was sent: the outcome of POST ${req.path} is unknown (not retried, to avoid a duplicate)`,
+      `${what} after the request was sent: the outcome of POST ${showUrl(url)} is unknown (not retried, to avoid a duplicate)`,
       {
         request,
         code,
@@ -344,11 +374,11 @@ export function redirectError(
     code: 'redirect' as const,
     request: failed(req, ans.url),
   };
-  const where = `${req.method} ${req.path}`;
+  const where = target(req, ans.url);
   switch (why) {
     case 'post':
       return new ApiError(
-        `the API answered POST ${req.path} with a redirect (${ans.status}) to ${clean(ans.location)}; a POST is not re-sent`,
+        `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location)}; a POST is not re-sent`,
         { ...fields, hint: BASE_URL_HINT },
       );
     case 'too-many':
@@ -376,7 +406,7 @@ export function parseBody(req: WordedRequest, ans: Answer, expect: boolean): unk
   if (ans.body.length === 0 || ans.status === 204) {
     if (expect) {
       throw new ApiError(
-        `empty answer from ${req.method} ${req.path} (${ans.status} with no body); expected JSON`,
+        `empty answer from ${target(req, ans.url)} (${ans.status} with no body); expected JSON`,
         fields,
       );
     }
@@ -388,11 +418,11 @@ export function parseBody(req: WordedRequest, ans: Answer, expect: boolean): unk
   const type = describeType(ans.headers);
   if (/json/i.test(type)) {
     throw new ApiError(
-      `invalid JSON in the answer to ${req.method} ${req.path} (${ans.body.length} bytes, truncated or broken)`,
+      `invalid JSON in the answer to ${target(req, ans.url)} (${ans.body.length} bytes, truncated or broken)`,
       fields,
     );
   }
-  throw new ApiError(`expected JSON from ${req.method} ${req.path}, got ${type}`, {
+  throw new ApiError(`expected JSON from ${target(req, ans.url)}, got ${type}`, {
     ...fields,
     hint: 'check the base URL: it should point at the API (e.g. https://secure.simplymeet.me/api)',
   });

@@ -134,7 +134,7 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(ApiError);
     expect(e.exitCode).toBe(1);
     expect(e.message).toContain('500 Internal Server Error');
-    expect(e.message).toContain('GET /webhooks');
+    expect(e.message).toContain(`GET ${srv.baseUrl}/webhooks`);
     expect(e.message).toContain('after 4 attempts');
     expect(srv.count()).toBe(4);
   });
@@ -179,7 +179,7 @@ describe('retries', () => {
       }),
     );
     expect(e).toBeInstanceOf(NetworkError);
-    expect(e.message).toContain('outcome of POST /webhooks is unknown');
+    expect(e.message).toMatch(/outcome of POST http:\/\/[^ ]+\/api\/webhooks is unknown/);
     expect(e.hint).toContain('sched webhooks ls');
     expect(srv.count('POST')).toBe(1);
   });
@@ -295,7 +295,9 @@ describe('error mapping', () => {
     const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
     expect(e).toBeInstanceOf(AuthError);
     expect(e.exitCode).toBe(4);
-    expect(e.message).toBe('the API rejected the key (401): Invalid API key');
+    expect(e.message).toBe(
+      `the API rejected the key (401) for GET ${srv.baseUrl}/webhooks: Invalid API key`,
+    );
     expect(e.hint).toContain('sched auth login');
     expect(srv.count()).toBe(1);
   });
@@ -304,7 +306,9 @@ describe('error mapping', () => {
     srv.on('GET', '/api/webhooks', f.html(403, '<html><title>Forbidden</title></html>'));
     const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
     expect(e.exitCode).toBe(4);
-    expect(e.message).toBe('the API rejected the key (403): Forbidden');
+    expect(e.message).toBe(
+      `the API rejected the key (403) for GET ${srv.baseUrl}/webhooks: Forbidden`,
+    );
   });
 
   it('a server message that echoes the key is masked', async () => {
@@ -319,7 +323,7 @@ describe('error mapping', () => {
     const e = await failure(client().request({ method: 'DELETE', path: '/webhooks/nope' }));
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.exitCode).toBe(5);
-    expect(e.message).toBe('not found (404): DELETE /webhooks/nope: Not found.');
+    expect(e.message).toBe(`not found (404): DELETE ${srv.baseUrl}/webhooks/nope: Not found`);
     expect(srv.count()).toBe(1);
   });
 
@@ -337,7 +341,9 @@ describe('error mapping', () => {
     );
     expect(e).toBeInstanceOf(UsageError);
     expect(e.exitCode).toBe(2);
-    expect(e.message).toBe('the API rejected POST /single-use-link (422): Invalid arguments');
+    expect(e.message).toBe(
+      `the API rejected POST ${srv.baseUrl}/single-use-link (422): Invalid arguments`,
+    );
     expect(e.details).toEqual([
       'meetingTypeUuid: Meeting Type with uuid 123 was not found.',
       'url: a',
@@ -365,14 +371,14 @@ describe('error mapping', () => {
     srv.on('GET', '/api/webhooks', f.html(200, '<!doctype html><html><body>Login</body></html>'));
     const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e.message).toBe('expected JSON from GET /webhooks, got text/html');
+    expect(e.message).toBe(`expected JSON from GET ${srv.baseUrl}/webhooks, got text/html`);
     expect(srv.count()).toBe(1);
   });
 
   it('broken JSON -> ApiError', async () => {
     srv.on('GET', '/api/webhooks', f.brokenJson());
     const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
-    expect(e.message).toMatch(/^invalid JSON in the answer to GET \/webhooks/);
+    expect(e.message).toMatch(/^invalid JSON in the answer to GET http:\/\/[^ ]+\/api\/webhooks /);
   });
 
   it('an answer cut off on every attempt -> ApiError after retries', async () => {
@@ -394,7 +400,9 @@ describe('error mapping', () => {
   it('an empty 200 where JSON is expected -> ApiError', async () => {
     srv.on('GET', '/api/webhooks', f.empty());
     const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
-    expect(e.message).toBe('empty answer from GET /webhooks (200 with no body); expected JSON');
+    expect(e.message).toBe(
+      `empty answer from GET ${srv.baseUrl}/webhooks (200 with no body); expected JSON`,
+    );
   });
 
   it('a huge answer is refused (default cap 50 MB)', async () => {
@@ -409,7 +417,9 @@ describe('error mapping', () => {
     srv.on('POST', '/api/webhooks', f.json(409, { error: 'duplicate' }));
     const e = await failure(client().request({ method: 'POST', path: '/webhooks', body: {} }));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e.message).toBe('the API answered 409 Conflict to POST /webhooks: duplicate');
+    expect(e.message).toBe(
+      `the API answered 409 Conflict to POST ${srv.baseUrl}/webhooks: duplicate`,
+    );
   });
 
   it('DNS failure -> NetworkError naming the host, not retried', async () => {

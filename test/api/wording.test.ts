@@ -51,7 +51,8 @@ describe('statusError', () => {
         exitCode: 4,
         code: 'auth',
         status: 401,
-        message: 'the API rejected the key (401): bad key ****',
+        message:
+          'the API rejected the key (401) for GET https://api.example.test/api/webhooks?page=2: bad key ****',
         hint: 'run `sched auth login` or set SCHED_API_KEY',
       },
     ],
@@ -76,7 +77,9 @@ describe('statusError', () => {
         exitCode: 5,
         code: 'not_found',
         status: 404,
-        message: 'not found (404): GET /webhooks: no such webhook',
+        message:
+          'not found (404): GET https://api.example.test/api/webhooks?page=2: no such webhook',
+        hint: undefined,
       },
     ],
     [
@@ -88,7 +91,8 @@ describe('statusError', () => {
         exitCode: 2,
         code: 'invalid_request',
         status: 422,
-        message: 'the API rejected GET /webhooks (422): Validation Failed',
+        message:
+          'the API rejected GET https://api.example.test/api/webhooks?page=2 (422): Validation Failed',
         details: ['url: is not valid ****'],
       },
     ],
@@ -100,7 +104,8 @@ describe('statusError', () => {
         name: 'UsageError',
         code: 'invalid_request',
         status: 400,
-        message: 'the API rejected GET /webhooks (400): Bad Request',
+        message:
+          'the API rejected GET https://api.example.test/api/webhooks?page=2 (400): Bad Request',
         details: [],
       },
     ],
@@ -113,7 +118,8 @@ describe('statusError', () => {
         exitCode: 1,
         code: 'rate_limited',
         status: 429,
-        message: 'rate limited by api.example.test (429) on GET /webhooks (after 4 attempts)',
+        message:
+          'rate limited by api.example.test (429) on GET https://api.example.test/api/webhooks?page=2 (after 4 attempts)',
         hint: 'wait a little and try again',
       },
     ],
@@ -123,7 +129,7 @@ describe('statusError', () => {
       60_000,
       {
         code: 'rate_limited',
-        message: `rate limited by api.example.test (429) on GET /webhooks; the service asks to wait 60 s (until ${time}) (after 4 attempts)`,
+        message: `rate limited by api.example.test (429) on GET https://api.example.test/api/webhooks?page=2; the service asks to wait 60 s (until ${time}) (after 4 attempts)`,
         hint: `try again after ${time}`,
       },
     ],
@@ -136,7 +142,7 @@ describe('statusError', () => {
         code: 'http_5xx',
         status: 503,
         message:
-          'the API failed with 503 Service Unavailable on GET /webhooks: down for maintenance (after 4 attempts)',
+          'the API failed with 503 Service Unavailable on GET https://api.example.test/api/webhooks?page=2: down for maintenance (after 4 attempts)',
         hint: 'this is a problem on the service side; try again later',
       },
     ],
@@ -148,14 +154,19 @@ describe('statusError', () => {
         name: 'ApiError',
         code: 'http_4xx',
         status: 409,
-        message: 'the API answered 409 Conflict to GET /webhooks: already exists',
+        message:
+          'the API answered 409 Conflict to GET https://api.example.test/api/webhooks?page=2: already exists',
       },
     ],
     [
       '300 without a Location',
       answer(300),
       undefined,
-      { code: 'redirect', message: 'the API answered 300 Multiple Choices to GET /webhooks' },
+      {
+        code: 'redirect',
+        message:
+          'the API answered 300 Multiple Choices to GET https://api.example.test/api/webhooks?page=2',
+      },
     ],
   ];
   it.each(rows)('%s', (_, ans, tooLongMs, want) => {
@@ -165,6 +176,53 @@ describe('statusError', () => {
       method: 'GET',
       url: ans.url.href.replace('user:pw@', ''),
     });
+  });
+});
+
+describe('statusError: the base URL, the key source and server punctuation', () => {
+  const at = (base: string) => new URL(`${base}/users/me/meeting-types?limit=1`);
+  const notFound = (base: string): Answer => ({ ...answer(404), url: at(base) });
+  it.each([
+    ['http://127.0.0.1:4010', true],
+    ['http://127.0.0.1:4010/', true],
+    ['https://example.test/v2', true],
+    ['http://127.0.0.1:4010/api', false],
+    ['https://secure.simplymeet.me/api/', false],
+  ])('404 under %s: /api hint %s', (base, hinted) => {
+    const e = statusError(GET, notFound(base.replace(/\/$/, '')), {
+      attempts: 1,
+      mask,
+      now: NOW,
+      baseUrl: base,
+    });
+    expect(fields(e).message).toBe(
+      `not found (404): GET ${base.replace(/\/$/, '')}/users/me/meeting-types?limit=1`,
+    );
+    if (hinted) expect(fields(e).hint).toMatch(/does not end in \/api/);
+    else expect(fields(e).hint).toBeUndefined();
+  });
+
+  it('a 401 carries the hint the caller gives (where the key came from)', () => {
+    const hint = 'SCHED_API_KEY is set in the environment and overrides profile "local": unset it';
+    const e = statusError(GET, answer(401), { attempts: 1, mask, now: NOW, authHint: hint });
+    expect(fields(e)).toMatchObject({ code: 'auth', hint });
+  });
+
+  it.each([
+    [
+      401,
+      '{"message":"Invalid API key."}',
+      `the API rejected the key (401) for GET ${shownUrl}: Invalid API key`,
+    ],
+    [404, '{"message":"Not found;"}', `not found (404): GET ${shownUrl}: Not found`],
+    [
+      500,
+      '{"message":"Server down."}',
+      `the API failed with 500 Internal Server Error on GET ${shownUrl}: Server down (after 2 attempts)`,
+    ],
+  ])('a server sentence joined in (%s) keeps no stray punctuation', (status, body, message) => {
+    const e = statusError(GET, answer(status, body), { attempts: 2, mask, now: NOW });
+    expect(fields(e).message).toBe(message);
   });
 });
 
@@ -207,7 +265,7 @@ describe('failureError', () => {
         code: 'timeout',
         outcomeUnknown: true,
         message:
-          'no answer from api.example.test within 30 s after the request was sent: the outcome of POST /single-use-link is unknown (not retried, to avoid a duplicate)',
+          'no answer from api.example.test within 30 s after the request was sent: the outcome of POST https://api.example.test/api/webhooks?page=2 is unknown (not retried, to avoid a duplicate)',
         hint: 'check whether it was created before trying again',
       },
     ],
@@ -219,7 +277,7 @@ describe('failureError', () => {
         code: 'network',
         outcomeUnknown: true,
         message:
-          'the connection to api.example.test failed (ECONNRESET) after the request was sent: the outcome of POST /single-use-link is unknown (not retried, to avoid a duplicate)',
+          'the connection to api.example.test failed (ECONNRESET) after the request was sent: the outcome of POST https://api.example.test/api/webhooks?page=2 is unknown (not retried, to avoid a duplicate)',
       },
     ],
     [
@@ -229,7 +287,7 @@ describe('failureError', () => {
       {
         outcomeUnknown: true,
         message:
-          'the answer from api.example.test was cut off after the request was sent: the outcome of POST /single-use-link is unknown (not retried, to avoid a duplicate)',
+          'the answer from api.example.test was cut off after the request was sent: the outcome of POST https://api.example.test/api/webhooks?page=2 is unknown (not retried, to avoid a duplicate)',
         hint: 'run `sched webhooks ls`',
       },
     ],
@@ -263,7 +321,7 @@ describe('failureError', () => {
         name: 'ApiError',
         code: 'network',
         message:
-          'the answer to GET /webhooks from api.example.test was cut off: the connection closed before the whole answer arrived',
+          'the answer to GET https://api.example.test/api/webhooks?page=2 was cut off: the connection closed before the whole answer arrived',
       },
     ],
     [
@@ -274,7 +332,7 @@ describe('failureError', () => {
         name: 'ApiError',
         code: 'bad_response',
         message:
-          'the answer to GET /webhooks from api.example.test is larger than 50 MB; refusing to read it',
+          'the answer to GET https://api.example.test/api/webhooks?page=2 is larger than 50 MB; refusing to read it',
       },
     ],
     [
@@ -355,11 +413,20 @@ describe('redirectError, parseBody, interruptedError', () => {
   it.each([
     [
       'post',
-      'the API answered POST /single-use-link with a redirect (302) to /elsewhere; a POST is not re-sent',
+      'the API answered POST https://api.example.test/api/webhooks?page=2 with a redirect (302) to /elsewhere; a POST is not re-sent',
     ],
-    ['too-many', 'too many redirects for POST /single-use-link (more than 5)'],
-    ['invalid', 'the API redirected POST /single-use-link to an invalid address'],
-    ['not-http', 'the API redirected POST /single-use-link to a non-HTTP address'],
+    [
+      'too-many',
+      'too many redirects for POST https://api.example.test/api/webhooks?page=2 (more than 5)',
+    ],
+    [
+      'invalid',
+      'the API redirected POST https://api.example.test/api/webhooks?page=2 to an invalid address',
+    ],
+    [
+      'not-http',
+      'the API redirected POST https://api.example.test/api/webhooks?page=2 to a non-HTTP address',
+    ],
   ] as const)('redirect refused (%s)', (why, message) => {
     const e = redirectError(POST, why, { status: 302, location: '/elsewhere', url }, 5);
     expect(fields(e)).toMatchObject({ code: 'redirect', status: 302, exitCode: 1, message });
@@ -374,14 +441,17 @@ describe('redirectError, parseBody, interruptedError', () => {
   });
 
   it.each([
-    [answer(200), 'empty answer from GET /webhooks (200 with no body); expected JSON'],
+    [
+      answer(200),
+      'empty answer from GET https://api.example.test/api/webhooks?page=2 (200 with no body); expected JSON',
+    ],
     [
       answer(200, '{"a":', { 'content-type': 'application/json' }),
-      'invalid JSON in the answer to GET /webhooks (5 bytes, truncated or broken)',
+      'invalid JSON in the answer to GET https://api.example.test/api/webhooks?page=2 (5 bytes, truncated or broken)',
     ],
     [
       answer(200, '<html>', { 'content-type': 'text/html; charset=utf-8' }),
-      'expected JSON from GET /webhooks, got text/html',
+      'expected JSON from GET https://api.example.test/api/webhooks?page=2, got text/html',
     ],
   ])('parseBody refuses %#', (ans, message) => {
     let thrown: unknown;
