@@ -230,13 +230,45 @@ function reserialisedMatch(secret: string, payload: Buffer, received: string): s
     ['pretty-printed with 4 spaces', JSON.stringify(parsed, null, 4)],
     ['re-serialised with escaped slashes (PHP json_encode)', compact.replace(/\//g, '\\/')],
   ];
-  // The body without its trailing newline is the newline mistake, diagnosed on its own: naming
-  // it re-serialisation too would blame a JSON round trip that never happened.
-  const withoutNewline = payload.toString('utf8').replace(/\r?\n$/, '');
-  for (const [how, text] of variants) {
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.equals(payload) || text === withoutNewline) continue;
-    if (b64Matches(secret, bytes, received)) return how;
+  // The payload give or take a trailing newline is the newline mistake, diagnosed on its own:
+  // naming it re-serialisation too would blame a JSON round trip that never happened.
+  const text = payload.toString('utf8');
+  const bare = text.replace(/\r?\n$/, '');
+  const newlineOnly = new Set([text, bare, `${bare}\n`, `${bare}\r\n`]);
+  for (const [how, variant] of variants) {
+    // A file saved from a terminal or `> body.json` ends with a newline, and so was signed with
+    // one: `sched events sample > body.json`, signed, then pretty-printed by `jq .`.
+    for (const [tail, said] of [
+      ['', ''],
+      ['\n', ' (with a trailing newline)'],
+    ] as const) {
+      const candidate = variant + tail;
+      if (newlineOnly.has(candidate)) continue;
+      if (b64Matches(secret, Buffer.from(candidate, 'utf8'), received)) return how + said;
+    }
   }
   return undefined;
+}
+
+/** When no known mistake explains a mismatch. */
+export const NO_KNOWN_CAUSE =
+  'no common mistake explains it: the payload bytes or the secret differ from what was signed';
+
+/** When the payload was too large to keep for a diagnosis. */
+export function notDiagnosed(bytes: number): string {
+  return `the payload (${bytes} bytes) is over ${DIAGNOSIS_LIMIT / 1024 / 1024} MiB, so it was not checked for common mistakes`;
+}
+
+/**
+ * The one likely cause named beside an invalid verdict (`sig verify --json`'s `reason`, the
+ * line and `signatureReason` of `webhooks listen`): the first confirmed diagnosis, else the
+ * first thing to check, else why nothing is known.
+ */
+export function likelyCause(
+  diagnoses: readonly Diagnosis[],
+  payload: { kept: boolean; bytes: number },
+): string {
+  const pick = diagnoses.find((d) => d.confirmed) ?? diagnoses[0];
+  if (pick) return pick.reason;
+  return payload.kept ? NO_KNOWN_CAUSE : notDiagnosed(payload.bytes);
 }

@@ -137,7 +137,7 @@ describe('sched sig verify', () => {
     expect(s.stdout).toBe('valid\n');
     const j = await verify(GOOD, ['--json', '--secret', SECRET], { stdin: BODY });
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.stdout)).toEqual({ valid: true });
+    expect(JSON.parse(j.stdout)).toEqual({ valid: true, reason: null });
   });
 
   it('says invalid and exits 1 for a tampered payload, with --json too', async () => {
@@ -149,7 +149,28 @@ describe('sched sig verify', () => {
     expect(r.stderr).toMatch(/payload bytes or the secret differ/);
     const j = await verify(GOOD, ['--secret', SECRET, '-o', 'json'], { stdin: tampered });
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toEqual({ valid: false });
+    expect(JSON.parse(j.stdout)).toEqual({
+      valid: false,
+      reason:
+        'no common mistake explains it: the payload bytes or the secret differ from what was signed',
+    });
+  });
+
+  it('--json names the likely cause as reason, the one the human output names', async () => {
+    const withNewline = Buffer.concat([BODY, Buffer.from('\n')]);
+    const human = await verify(GOOD, ['--secret', SECRET], { stdin: withNewline });
+    const j = await verify(GOOD, ['--json', '--secret', SECRET], { stdin: withNewline });
+    expect(j.code).toBe(1);
+    const out = JSON.parse(j.stdout) as { valid: boolean; reason: string };
+    expect(out.valid).toBe(false);
+    expect(out.reason).toMatch(/^the payload ends with a newline that was not signed/);
+    expect(human.stderr).toContain(`cause: ${out.reason}`);
+    const hex = hmac(SECRET, BODY).toString('hex');
+    const h = await verify(hex, ['--json', '--secret', SECRET], { stdin: BODY });
+    expect(JSON.parse(h.stdout)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/is hex/),
+    });
   });
 
   it('says invalid for the wrong secret', async () => {
@@ -221,6 +242,22 @@ describe('sched sig verify', () => {
       // A signer that re-encoded the body the service sent with two-space indentation.
       const sigOfPretty = hmac(SECRET, pretty).toString('base64');
       expect(await diagnose(sigOfPretty)).toMatch(/pretty-printed with 2 spaces/);
+    });
+
+    it('a pretty-printed copy of `sched events sample > body.json` (which ends with a newline)', async () => {
+      // The first-run path: save a sample, sign the file, then look at it through `jq .`.
+      const sample = await runSched(['events', 'sample', 'meetingScheduled']);
+      expect(sample.stdout.endsWith('}\n')).toBe(true);
+      const signed = await runSched(['sig', 'sign', '--secret', SECRET], { stdin: sample.stdout });
+      const pretty = JSON.stringify(JSON.parse(sample.stdout), null, 2) + '\n';
+      const err = await diagnose(signed.stdout.trim(), { body: pretty });
+      expect(err).toMatch(
+        /cause: the signature matches this payload re-serialised as compact JSON.*with a trailing newline.*raw body bytes/,
+      );
+      // Only the newline differs: that is the newline mistake, not a re-serialisation.
+      const onlyNewline = await diagnose(signed.stdout.trim(), { body: sample.stdout.trim() });
+      expect(onlyNewline).toMatch(/signed payload ended with a newline that this one lacks/);
+      expect(onlyNewline).not.toMatch(/re-serialised/);
     });
 
     it('base64url and a sha256= prefix', async () => {

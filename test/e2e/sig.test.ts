@@ -47,7 +47,10 @@ describe('sched sig (built binary)', () => {
       { env: { SCHED_WEBHOOK_SECRET: SECRET } },
     );
     expect(json.code).toBe(1);
-    expect(json.stdout).toBe('{"valid":false}\n');
+    expect(JSON.parse(json.stdout)).toEqual({
+      valid: false,
+      reason: expect.stringMatching(/payload bytes or the secret differ/),
+    });
 
     const noSecret = await spawnSched(
       ['sig', 'verify', '--signature', sig, '--payload-file', FIXTURE],

@@ -816,7 +816,7 @@ describe('binary payloads for sig sign and sig verify', () => {
       body: payload,
       argv: ['--json', 'sig', 'verify', '--signature', sig(big)],
       code: 1,
-      out: /^\{"valid":false\}\n$/,
+      out: /^\{"valid":false,"reason":"[^"]+"\}\n$/,
     },
     {
       what: 'verify, binary garbage as the signature',

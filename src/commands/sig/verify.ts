@@ -1,10 +1,17 @@
 // `sched sig verify`: recomputes the signature over the exact payload bytes and compares it in
-// constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr.
+// constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr
+// (with --json: {"valid","reason"}, the reason null when valid).
 import type { Context } from '../../context.js';
 import type { SigVerifyOptions } from './index.js';
 import { Failure, UsageError } from '../../errors.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
-import { DIAGNOSIS_LIMIT, diagnoseSignature, signaturesEqual } from '../../webhooks/signature.js';
+import {
+  diagnoseSignature,
+  likelyCause,
+  NO_KNOWN_CAUSE,
+  notDiagnosed,
+  signaturesEqual,
+} from '../../webhooks/signature.js';
 
 export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> {
   const received = flags.signature;
@@ -18,18 +25,19 @@ export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> 
   const signed = await signPayloadSource(ctx, src, secret);
   const valid = signaturesEqual(signed.signature, received.trim());
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  await ctx.io.out(json ? JSON.stringify({ valid }) + '\n' : valid ? 'valid\n' : 'invalid\n');
+  const reasons = valid ? [] : diagnoseSignature({ secret, received, payload: signed.body });
+  if (json) {
+    const reason = valid
+      ? null
+      : likelyCause(reasons, { kept: signed.body !== undefined, bytes: signed.bytes });
+    await ctx.io.out(JSON.stringify({ valid, reason }) + '\n');
+  } else {
+    await ctx.io.out(valid ? 'valid\n' : 'invalid\n');
+  }
   if (valid) return;
 
-  const reasons = diagnoseSignature({ secret, received, payload: signed.body });
   const details = reasons.map((d) => `${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
-  if (reasons.length === 0) {
-    details.push(
-      signed.body
-        ? 'no common mistake explains it: the payload bytes or the secret differ from what was signed'
-        : `the payload (${signed.bytes} bytes) is over ${DIAGNOSIS_LIMIT / 1024 / 1024} MiB, so it was not checked for common mistakes`,
-    );
-  }
+  if (reasons.length === 0) details.push(signed.body ? NO_KNOWN_CAUSE : notDiagnosed(signed.bytes));
   throw new Failure(`the signature does not match the payload from ${src.label}`, {
     details,
     hint:
