@@ -227,6 +227,7 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
   if (raw.json) output = 'json';
   return {
     profile: raw.profile ?? (env.SCHED_PROFILE || 'default'),
+    profileSource: raw.profile !== undefined ? 'flag' : env.SCHED_PROFILE ? 'env' : 'default',
     baseUrl: raw.baseUrl,
     output,
     outputGiven: raw.output !== undefined || Boolean(raw.json),

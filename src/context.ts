@@ -1,11 +1,18 @@
 // What every command receives: io, the global options, and lazy access to the config store,
 // the API client and the prompter. Nothing heavy is loaded until a command asks for it.
 import type { IO } from './io.js';
-import type { ApiClient } from './api/client.js';
+import type { ApiClient, ApiClientOptions } from './api/client.js';
 import type { ConfigStore } from './config/profiles.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
 import { quote, quoteUrl } from './text/quote.js';
+import {
+  checkProfileKnown,
+  overrideNotes,
+  rejectedKeyHint,
+  type BaseUrlSource,
+  type ProfileSource,
+} from './config/sources.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
@@ -14,6 +21,8 @@ export type Env = Record<string, string | undefined>;
 
 export interface GlobalOptions {
   profile: string;
+  /** Where the profile name came from: --profile, SCHED_PROFILE, or the default. */
+  profileSource?: ProfileSource;
   /** --base-url, when given. */
   baseUrl: string | undefined;
   output: OutputFormat;
@@ -29,12 +38,23 @@ export interface GlobalOptions {
 
 export interface Credentials {
   profile: string;
+  profileSource?: ProfileSource;
   baseUrl: string;
-  baseUrlSource: 'flag' | 'env' | 'profile' | 'default';
+  baseUrlSource: BaseUrlSource;
   apiKey: string | undefined;
   keySource: 'env' | 'profile' | undefined;
+  /** The base URL the profile stores (normalised), when it stores one. */
+  storedBaseUrl: string | undefined;
   /** True when SCHED_API_KEY is set and the profile also stores a (different) key. */
   envOverridesProfileKey: boolean;
+}
+
+export interface CredentialsOptions {
+  /**
+   * The profile may not exist yet (`auth login` creates it). Otherwise a profile that is not
+   * stored is a usage error, except "default", which works from the environment alone.
+   */
+  mayCreate?: boolean;
 }
 
 export interface Context {
@@ -45,8 +65,12 @@ export interface Context {
   readonly signal: AbortSignal;
   readonly version: string;
   config(): Promise<ConfigStore>;
-  credentials(): Promise<Credentials>;
-  /** The API client for the resolved profile; AuthError when there is no key. */
+  /** Profile, base URL and key with their sources; an unknown profile is a UsageError. */
+  credentials(opts?: CredentialsOptions): Promise<Credentials>;
+  /**
+   * The API client for the resolved profile; AuthError when there is no key. Before its first
+   * write (anything but GET) it says on stderr what the environment overrides, if anything.
+   */
   api(): Promise<ApiClient>;
   /** A client for an explicit base URL and key (auth login checks a key before storing it). */
   apiFor(baseUrl: string, apiKey: string): Promise<ApiClient>;
@@ -99,7 +123,7 @@ export function normalizeBaseUrl(raw: string, source: string): string {
 export function createContext(deps: ContextDeps): Context {
   const { io, globals, env } = deps;
   let configP: Promise<ConfigStore> | undefined;
-  let credsP: Promise<Credentials> | undefined;
+  let credsP: Promise<{ creds: Credentials; names: string[] }> | undefined;
   let apiP: Promise<ApiClient> | undefined;
   let prompterP: Promise<Prompter> | undefined;
   const deferred: Array<() => Promise<void> | void> = [];
@@ -108,9 +132,14 @@ export function createContext(deps: ContextDeps): Context {
   const clients: ApiClient[] = [];
 
   const userAgent = `sched/${deps.version}`;
-  const makeClient = async (baseUrl: string, apiKey: string): Promise<ApiClient> => {
+  const makeClient = async (
+    baseUrl: string,
+    apiKey: string,
+    extra: Pick<ApiClientOptions, 'authHint' | 'onWrite'> = {},
+  ): Promise<ApiClient> => {
     const { createApiClient } = await import('./api/client.js');
     const client = createApiClient({
+      ...extra,
       baseUrl,
       apiKey,
       timeoutMs: globals.timeoutMs,
@@ -134,11 +163,17 @@ export function createContext(deps: ContextDeps): Context {
       );
       return configP;
     },
-    credentials() {
-      credsP ??= (async (): Promise<Credentials> => {
+    credentials(opts = {}) {
+      credsP ??= (async () => {
         const { DEFAULT_BASE_URL } = await import('./config/profiles.js');
         const store = await ctx.config();
-        const profile = store.getProfile(globals.profile);
+        const stored = store.listProfiles();
+        const profile = Object.hasOwn(stored, globals.profile)
+          ? stored[globals.profile]
+          : undefined;
+        const storedBaseUrl = profile?.baseUrl
+          ? normalizeBaseUrl(profile.baseUrl, `profile ${quote(globals.profile)}`)
+          : undefined;
         let baseUrl: string;
         let baseUrlSource: Credentials['baseUrlSource'];
         if (globals.baseUrl !== undefined) {
@@ -147,8 +182,8 @@ export function createContext(deps: ContextDeps): Context {
         } else if (env.SCHED_BASE_URL) {
           baseUrl = normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL');
           baseUrlSource = 'env';
-        } else if (profile?.baseUrl) {
-          baseUrl = normalizeBaseUrl(profile.baseUrl, `profile ${quote(globals.profile)}`);
+        } else if (storedBaseUrl) {
+          baseUrl = storedBaseUrl;
           baseUrlSource = 'profile';
         } else {
           baseUrl = DEFAULT_BASE_URL;
@@ -156,16 +191,22 @@ export function createContext(deps: ContextDeps): Context {
         }
         const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
         const apiKey = envKey ?? profile?.apiKey;
-        return {
+        const creds: Credentials = {
           profile: globals.profile,
+          profileSource: globals.profileSource,
           baseUrl,
           baseUrlSource,
           apiKey,
           keySource: envKey ? 'env' : profile?.apiKey ? 'profile' : undefined,
+          storedBaseUrl,
           envOverridesProfileKey: Boolean(envKey && profile?.apiKey && profile.apiKey !== envKey),
         };
+        return { creds, names: Object.keys(stored) };
       })();
-      return credsP;
+      return credsP.then(({ creds, names }) => {
+        if (!opts.mayCreate) checkProfileKnown(creds.profile, creds.profileSource, names);
+        return creds;
+      });
     },
     api() {
       apiP ??= (async () => {
@@ -173,7 +214,17 @@ export function createContext(deps: ContextDeps): Context {
         if (!creds.apiKey) {
           throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
         }
-        return makeClient(creds.baseUrl, creds.apiKey);
+        const notes = overrideNotes(creds);
+        let noted = notes.length === 0;
+        return makeClient(creds.baseUrl, creds.apiKey, {
+          authHint: rejectedKeyHint(creds),
+          onWrite: () => {
+            // Once per command, before the first request that creates or deletes is sent.
+            if (noted) return;
+            noted = true;
+            for (const line of notes) io.err(io.colorErr.yellow(line));
+          },
+        });
       })();
       return apiP;
     },

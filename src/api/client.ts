@@ -102,6 +102,8 @@ export interface ApiClientOptions {
   connections?: number;
   /** The hint of a 401/403: what to do about the key, naming where it came from. */
   authHint?: string;
+  /** Told before a request that changes something (anything but GET) is first sent. */
+  onWrite?: (req: { method: HttpMethod; path: string }) => void;
 }
 
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -185,6 +187,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   }
 
   async function send<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+    if (req.method !== 'GET') opts.onWrite?.({ method: req.method, path: req.path });
     const mask = masker([key, ...(req.sensitive ?? [])]);
     let mayHaveReached = false;
     let timeoutsRetried = 0;

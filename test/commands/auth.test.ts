@@ -143,7 +143,9 @@ describe('sched auth login', () => {
       stdin: 'k-123',
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('expected JSON from GET /users/me/meeting-types, got text/html');
+    expect(r.stderr).toContain(
+      `expected JSON from GET ${srv.baseUrl}/users/me/meeting-types?limit=1, got text/html`,
+    );
     expect(fs.existsSync(configFile())).toBe(false);
   });
 
@@ -249,6 +251,7 @@ describe('sched auth status', () => {
       keySource: 'profile',
       key: expect.stringMatching(/^\*\*\*\*.{0,4}$/),
       valid: true,
+      baseUrlSource: 'profile',
     });
     expect(sb.apiKey.endsWith((s.key as string).slice(4))).toBe(true);
     expect(r.stdout + r.stderr).not.toContain(sb.apiKey);
@@ -270,7 +273,9 @@ describe('sched auth status', () => {
     expect(r.stdout).toContain('env SCHED_API_KEY (overrides the key stored in profile "default")');
     expect(r.stdout).toContain('****wxyz');
     expect(r.stdout).not.toContain(envKey);
-    expect(r.stderr).toContain('note: SCHED_API_KEY overrides the key stored in profile "default"');
+    expect(r.stderr).toContain(
+      `note: SCHED_API_KEY is set in the environment and overrides the key stored in profile "default": its key is sent to ${srv.baseUrl}`,
+    );
     expect(srv.requests[0]!.headers['x-api-key']).toBe(envKey);
   });
 
@@ -283,6 +288,7 @@ describe('sched auth status', () => {
       keySource: null,
       key: null,
       valid: false,
+      baseUrlSource: 'default',
     });
     expect(r.stderr).toContain('no API key for profile "default"');
     expect(r.stderr).toContain('sched auth login');
@@ -316,6 +322,7 @@ describe('sched auth status', () => {
     expect(cols[1]).toBe(sb.baseUrl);
     expect(cols[2]).toBe('profile');
     expect(cols[4]).toBe('yes');
+    expect(cols[5]).toBe('profile');
   });
 
   it('--verbose logs the check without the key', async () => {
@@ -378,4 +385,126 @@ describe('config problems reach the user as one clear line', () => {
       expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);
     },
   );
+});
+
+describe('where requests go, and where the key comes from', () => {
+  const SANDBOX_KEY_NOTE = /SCHED_API_KEY is set in the environment/;
+  const loginTo = async (profile: string, base: string, key: string) => {
+    srv.on(
+      'GET',
+      '/api/users/me/meeting-types',
+      f.json(200, { page: 1, pages: 1, limit: 1, total: 0, _embedded: { items: [] } }),
+    );
+    const r = await runSched(
+      ['auth', 'login', '--with-key', '--profile', profile, '--base-url', base],
+      { env: env(), stdin: key },
+    );
+    expect(r.code, r.stderr).toBe(0);
+  };
+
+  it('auth login with SCHED_BASE_URL still set says later commands go there, not to what it stored', async () => {
+    // The sandbox tour left SCHED_BASE_URL and SCHED_API_KEY exported; the user logs in to the
+    // real service with --base-url.
+    const r = await runSched(['auth', 'login', '--with-key', '--base-url', sb.baseUrl], {
+      env: env({ SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'sandbox-key-left-over' }),
+      stdin: sb.apiKey,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `note: SCHED_BASE_URL is set in the environment and overrides profile "default" (${sb.baseUrl}): requests go to ${srv.baseUrl}`,
+    );
+    expect(r.stderr).toMatch(SANDBOX_KEY_NOTE);
+    expect(r.stdout).toBe('');
+  });
+
+  it('auth status: the base URL source in the table, the JSON and a note when env overrides the profile', async () => {
+    await loginTo('default', sb.baseUrl, sb.apiKey);
+    srv.on(
+      'GET',
+      '/api/users/me/meeting-types',
+      f.json(200, { page: 1, pages: 1, limit: 1, total: 0, _embedded: { items: [] } }),
+    );
+    const j = await runSched(['auth', 'status', '--json'], {
+      env: env({ SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'env-key-0123456789' }),
+    });
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toMatchObject({ baseUrl: srv.baseUrl, baseUrlSource: 'env' });
+    expect(j.stderr).toContain(
+      `note: SCHED_BASE_URL is set in the environment and overrides profile "default" (${sb.baseUrl}): requests go to ${srv.baseUrl}`,
+    );
+    const t = await runSched(['auth', 'status'], {
+      env: env({ SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'env-key-0123456789' }),
+      tty: true,
+    });
+    expect(t.stdout).toContain(
+      `env SCHED_BASE_URL (overrides ${sb.baseUrl} stored in profile "default")`,
+    );
+    const flag = await runSched(['auth', 'status', '--json', '--base-url', sb.baseUrl], {
+      env: env(),
+    });
+    expect(JSON.parse(flag.stdout)).toMatchObject({ baseUrlSource: 'flag' });
+    expect(flag.stderr).toBe('');
+  });
+
+  it('auth status with no key: nothing on stdout (a table would be half empty); --json is whole', async () => {
+    const r = await runSched(['auth', 'status'], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('no API key for profile "default"');
+    const t = await runSched(['auth', 'status'], { env: env(), tty: true });
+    expect(t.stdout).toBe('');
+  });
+
+  it('an unknown profile (--profile or SCHED_PROFILE): exit 2 naming it and the closest; only login creates one', async () => {
+    await loginTo('local', sb.baseUrl, sb.apiKey);
+    for (const [args, extra, from] of [
+      [['--profile', 'loacl', 'auth', 'status'], {}, '--profile'],
+      [['types', 'list'], { SCHED_PROFILE: 'loacl' }, 'SCHED_PROFILE'],
+      [['--profile', 'loacl', 'auth', 'logout'], {}, '--profile'],
+    ] as const) {
+      const r = await runSched([...args], { env: env(extra) });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `error: unknown profile "loacl" (from ${from}) (did you mean "local"?); profiles: local`,
+      );
+    }
+    expect(Object.keys(readConfig().profiles)).toEqual(['local']);
+  });
+
+  it('a rejected key: the hint names where the key came from', async () => {
+    await loginTo('local', srv.baseUrl, 'stored-key-0123456789');
+    srv.on('GET', '/api/users/me/meeting-types', f.json(401, { message: 'Invalid API key.' }));
+    const fromEnv = await runSched(['--profile', 'local', 'types', 'list'], {
+      env: env({ SCHED_API_KEY: 'wrong-env-key-0123456789' }),
+    });
+    expect(fromEnv.code).toBe(4);
+    expect(fromEnv.stderr).toContain(
+      'hint: SCHED_API_KEY is set in the environment and overrides profile "local": unset it to use the stored key',
+    );
+    const fromProfile = await runSched(['--profile', 'local', 'types', 'list'], { env: env() });
+    expect(fromProfile.code).toBe(4);
+    expect(fromProfile.stderr).toContain(
+      'hint: the key is stored in profile "local": run `sched auth login --profile local`',
+    );
+    expect(fromProfile.stderr).not.toContain('or set SCHED_API_KEY');
+    // The server's sentence is joined without its full stop.
+    expect(fromProfile.stderr).toContain(': Invalid API key\n');
+    const login = await runSched(['auth', 'login', '--with-key', '--base-url', srv.baseUrl], {
+      env: env(),
+      stdin: 'another-key-0123456789',
+    });
+    expect(login.stderr).toContain(': Invalid API key; nothing was stored');
+    expect(login.stderr).not.toContain('.;');
+  });
+
+  it('a 404 names the full URL, and under a base URL not ending in /api says so', async () => {
+    srv.fallback(f.json(404, { message: 'No route found' }));
+    const r = await runSched(['types', 'list'], {
+      env: env({ SCHED_BASE_URL: `${srv.url}/`, SCHED_API_KEY: 'k-0123456789' }),
+    });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(`error: not found (404): GET ${srv.url}/users/me/meeting-types?`);
+    expect(r.stderr).toMatch(/hint: the base URL .* does not end in \/api/);
+  });
 });

@@ -241,7 +241,9 @@ describe('precedence (context over the real store)', () => {
     expect([env.baseUrl, env.baseUrlSource]).toEqual(['https://env.example/api', 'env']);
     const prof = await ctxFor({}).credentials();
     expect([prof.baseUrl, prof.baseUrlSource]).toEqual(['https://profile.example/api', 'profile']);
-    const def = await ctxFor({}, { profile: 'other' }).credentials();
+    // A profile that stores no base URL (here: "default" with no config at all).
+    const empty = path.join(dir, 'empty');
+    const def = await ctxFor({ SCHED_CONFIG_DIR: empty }).credentials();
     expect([def.baseUrl, def.baseUrlSource]).toEqual([DEFAULT_BASE_URL, 'default']);
   });
 
@@ -258,7 +260,44 @@ describe('precedence (context over the real store)', () => {
       keySource: 'profile',
       envOverridesProfileKey: false,
     });
-    const none = await ctxFor({}, { profile: 'other' }).credentials();
+    const none = await ctxFor({ SCHED_CONFIG_DIR: path.join(dir, 'empty') }).credentials();
     expect(none).toMatchObject({ apiKey: undefined, keySource: undefined });
+  });
+
+  it('an unknown profile is a usage error naming it, where it came from, and the closest', async () => {
+    const store = await open();
+    store.setProfile('local', { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'sandbox-key-1' });
+    const e = (await ctxFor({}, { profile: 'loacl', profileSource: 'flag' })
+      .credentials()
+      .catch((x: unknown) => x)) as SchedError;
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toBe(
+      'unknown profile "loacl" (from --profile) (did you mean "local"?); profiles: default, local',
+    );
+    expect(e.hint).toMatch(/only `sched auth login --profile loacl` creates a profile/);
+    const fromEnv = (await ctxFor({}, { profile: 'stagign', profileSource: 'env' })
+      .credentials()
+      .catch((x: unknown) => x)) as SchedError;
+    expect(fromEnv.message).toMatch(/^unknown profile "stagign" \(from SCHED_PROFILE\); profiles/);
+    // auth login may create it.
+    const creating = await ctxFor({}, { profile: 'loacl' }).credentials({ mayCreate: true });
+    expect(creating).toMatchObject({ profile: 'loacl', baseUrlSource: 'default' });
+  });
+
+  it('"default" needs no config: SCHED_API_KEY and SCHED_BASE_URL alone work', async () => {
+    const creds = await ctxFor({
+      SCHED_CONFIG_DIR: path.join(dir, 'none'),
+      SCHED_API_KEY: 'env-key-5678',
+      SCHED_BASE_URL: 'https://env.example/api',
+    }).credentials();
+    expect(creds).toMatchObject({
+      profile: 'default',
+      apiKey: 'env-key-5678',
+      keySource: 'env',
+      baseUrl: 'https://env.example/api',
+      baseUrlSource: 'env',
+      storedBaseUrl: undefined,
+    });
   });
 });

@@ -3,7 +3,9 @@
 import type { Context } from '../../context.js';
 import type { AuthLoginOptions } from './index.js';
 import { normalizeBaseUrl } from '../../context.js';
-import { AuthError, isSchedError, NotFoundError, UsageError } from '../../errors.js';
+import { AuthError, fieldsOf, isSchedError, NotFoundError, UsageError } from '../../errors.js';
+import { overrideNotes } from '../../config/sources.js';
+import { joinClauses } from '../../text/clauses.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
 import type { Choice } from '../../prompt.js';
 
@@ -76,7 +78,7 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
     });
   }
 
-  const creds = await ctx.credentials();
+  const creds = await ctx.credentials({ mayCreate: true });
   let baseUrl = creds.baseUrl;
   if (interactive && ctx.globals.baseUrl === undefined) {
     baseUrl = await chooseBaseUrl(ctx, creds.baseUrl);
@@ -101,12 +103,14 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
     await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
   } catch (e) {
     if (e instanceof AuthError) {
-      throw new AuthError(`${e.message}; nothing was stored`, {
+      throw new AuthError(joinClauses(e.message, 'nothing was stored'), {
+        ...fieldsOf(e),
         hint: `check the key on your account's Integrations page, and the base URL (${baseUrl})`,
       });
     }
     if (e instanceof NotFoundError) {
-      throw new NotFoundError(`${e.message}; nothing was stored`, {
+      throw new NotFoundError(joinClauses(e.message, 'nothing was stored'), {
+        ...fieldsOf(e),
         hint: `${baseUrl} does not look like the API: the base URL usually ends in /api`,
       });
     }
@@ -120,8 +124,21 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   ctx.io.err(
     `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (key ${maskKey(key)}), saved in ${store.path}`,
   );
-  if (ctx.env.SCHED_API_KEY && ctx.env.SCHED_API_KEY !== key) {
-    ctx.io.err('note: SCHED_API_KEY is set in the environment and overrides the stored key');
+  // What later commands of this profile will use: the environment still wins over what was
+  // just stored (a sandbox tour's exports left set must not send the next write elsewhere).
+  const envBaseUrl = ctx.env.SCHED_BASE_URL
+    ? normalizeBaseUrl(ctx.env.SCHED_BASE_URL, 'SCHED_BASE_URL')
+    : undefined;
+  const envKey = ctx.env.SCHED_API_KEY || undefined;
+  for (const note of overrideNotes({
+    profile,
+    baseUrl: envBaseUrl ?? baseUrl,
+    baseUrlSource: envBaseUrl ? 'env' : 'profile',
+    keySource: envKey ? 'env' : 'profile',
+    storedBaseUrl: baseUrl,
+    envOverridesProfileKey: envKey !== undefined && envKey !== key,
+  })) {
+    ctx.io.err(ctx.io.colorErr.yellow(note));
   }
   if (ctx.globals.output === 'json') {
     const { renderObject } = await import('../../output/render.js');

@@ -1,10 +1,12 @@
 // sched auth logout — removes the stored key of the profile (its base URL stays).
 import type { Context } from '../../context.js';
 import { quote } from '../../text/quote.js';
+import { checkProfileKnown } from '../../config/sources.js';
 
 export async function run(ctx: Context): Promise<void> {
   const profile = ctx.globals.profile;
   const store = await ctx.config();
+  checkProfileKnown(profile, ctx.globals.profileSource, Object.keys(store.listProfiles()));
   const removed = store.deleteKey(profile);
   ctx.io.err(
     removed

@@ -1,8 +1,10 @@
 // sched auth status — profile, base URL, where the key comes from, the key masked, and
-// whether the API accepts it. Exit 4 when there is no key or the API rejects it.
+// whether the API accepts it. Exit 4 when there is no key or the API rejects it. Where the base
+// URL comes from is shown too, and what the environment overrides is said on stderr.
 import type { Context } from '../../context.js';
 import { AuthError, isSchedError } from '../../errors.js';
 import { maskKey } from '../../config/profiles.js';
+import { baseUrlSourceText, overrideNotes, type BaseUrlSource } from '../../config/sources.js';
 import type { Column } from '../../output/render.js';
 import { quote } from '../../text/quote.js';
 
@@ -13,6 +15,8 @@ export interface AuthStatus {
   key: string | null;
   /** null when the check could not be made (network error). */
   valid: boolean | null;
+  /** Where the base URL comes from. */
+  baseUrlSource: BaseUrlSource;
 }
 
 export async function run(ctx: Context): Promise<void> {
@@ -23,6 +27,7 @@ export async function run(ctx: Context): Promise<void> {
     keySource: creds.keySource ?? null,
     key: creds.apiKey ? maskKey(creds.apiKey) : null,
     valid: false,
+    baseUrlSource: creds.baseUrlSource,
   };
 
   let failure: unknown;
@@ -64,12 +69,18 @@ export async function run(ctx: Context): Promise<void> {
         s.valid === true ? 'yes' : s.valid === false ? (s.key ? 'no' : '') : 'unknown',
       style: status.valid ? 'green' : 'yellow',
     },
+    // Last, so the piped columns before it keep their places.
+    {
+      key: 'baseUrlSource',
+      header: 'Base URL from',
+      value: (s) => (ctx.io.stdoutIsTTY ? baseUrlSourceText(creds) : s.baseUrlSource),
+    },
   ];
-  const { renderObject } = await import('../../output/render.js');
-  await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
-
-  if (creds.envOverridesProfileKey) {
-    ctx.io.err(`note: SCHED_API_KEY overrides the key stored in profile ${quote(creds.profile)}`);
+  for (const note of overrideNotes(creds)) ctx.io.err(ctx.io.colorErr.yellow(note));
+  // With no key there is nothing to show but the error; JSON still gets the whole object.
+  if (creds.apiKey || ctx.globals.output !== 'table') {
+    const { renderObject } = await import('../../output/render.js');
+    await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
   }
   if (!creds.apiKey) {
     throw new AuthError(`no API key for profile ${quote(creds.profile)}`);

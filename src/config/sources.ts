@@ -1,0 +1,115 @@
+// Where the profile, base URL and key of a command come from, said to the user: the note when
+// the environment overrides what a profile stores (requests never go somewhere unexpected), the
+// hint when a key is rejected (naming the key's actual source), and the error for a profile
+// that does not exist. Pure wording, no I/O: the context decides when to say it.
+import { UsageError } from '../errors.js';
+import { quote } from '../text/quote.js';
+import { didYouMeanInline } from '../text/suggest.js';
+
+export type BaseUrlSource = 'flag' | 'env' | 'profile' | 'default';
+export type ProfileSource = 'flag' | 'env' | 'default';
+
+/** What the sources need to know of the resolved credentials. */
+export interface Sources {
+  profile: string;
+  /** Where the profile name came from: --profile, SCHED_PROFILE, or the default. */
+  profileSource?: ProfileSource;
+  baseUrl: string;
+  baseUrlSource: BaseUrlSource;
+  keySource: 'env' | 'profile' | undefined;
+  /** The base URL the profile stores, when it stores one. */
+  storedBaseUrl: string | undefined;
+  /** True when SCHED_API_KEY is set and the profile also stores a (different) key. */
+  envOverridesProfileKey: boolean;
+}
+
+function profileName(name: string): string {
+  return quote(name);
+}
+
+/** SCHED_BASE_URL is in use and the profile stores another base URL. */
+export function envOverridesProfileBaseUrl(s: Sources): boolean {
+  return (
+    s.baseUrlSource === 'env' && s.storedBaseUrl !== undefined && s.storedBaseUrl !== s.baseUrl
+  );
+}
+
+/**
+ * One stderr line per environment variable that overrides what the profile stores, naming the
+ * variable and the URL requests actually go to. Empty when nothing is overridden.
+ */
+export function overrideNotes(s: Sources): string[] {
+  const p = profileName(s.profile);
+  const notes: string[] = [];
+  if (envOverridesProfileBaseUrl(s)) {
+    notes.push(
+      `note: SCHED_BASE_URL is set in the environment and overrides profile ${p} (${s.storedBaseUrl}): requests go to ${s.baseUrl}`,
+    );
+  }
+  if (s.envOverridesProfileKey) {
+    notes.push(
+      `note: SCHED_API_KEY is set in the environment and overrides the key stored in profile ${p}: its key is sent to ${s.baseUrl}`,
+    );
+  }
+  return notes;
+}
+
+/** Where base URLs come from, for `auth status`: "env SCHED_BASE_URL", "profile \"x\"", … */
+export function baseUrlSourceText(s: Sources): string {
+  switch (s.baseUrlSource) {
+    case 'flag':
+      return '--base-url';
+    case 'env':
+      return envOverridesProfileBaseUrl(s)
+        ? `env SCHED_BASE_URL (overrides ${s.storedBaseUrl} stored in profile ${profileName(s.profile)})`
+        : 'env SCHED_BASE_URL';
+    case 'profile':
+      return `profile ${profileName(s.profile)}`;
+    case 'default':
+      return 'default';
+  }
+}
+
+function loginCommand(profile: string): string {
+  return profile === 'default' ? '`sched auth login`' : `\`sched auth login --profile ${profile}\``;
+}
+
+/** The hint of a rejected key (401/403): what to change, where the key actually came from. */
+export function rejectedKeyHint(s: Sources): string {
+  const p = profileName(s.profile);
+  if (s.keySource === 'env') {
+    return s.envOverridesProfileKey
+      ? `SCHED_API_KEY is set in the environment and overrides profile ${p}: unset it to use the stored key, or set it to a valid key`
+      : `the key comes from SCHED_API_KEY in the environment: set it to a valid key (from your account's Integrations page), or unset it and run ${loginCommand(s.profile)}`;
+  }
+  return `the key is stored in profile ${p}: run ${loginCommand(s.profile)} to store a valid one (from your account's Integrations page)`;
+}
+
+/** An unknown profile: a usage error naming it, where it came from, and the closest one. */
+export function unknownProfileError(
+  name: string,
+  source: ProfileSource | undefined,
+  known: readonly string[],
+): UsageError {
+  const from =
+    source === 'env' ? ' (from SCHED_PROFILE)' : source === 'flag' ? ' (from --profile)' : '';
+  const list = known.length > 0 ? `profiles: ${known.join(', ')}` : 'no profile is stored yet';
+  return new UsageError(
+    `unknown profile ${profileName(name)}${from}${didYouMeanInline(name, known)}; ${list}`,
+    { hint: `only ${loginCommand(name)} creates a profile; \`sched profiles ls\` lists them` },
+  );
+}
+
+/**
+ * Throws the unknown-profile error unless `name` is stored, or is "default" (which works from
+ * the environment alone, with no config at all). Only `auth login` skips this: it creates.
+ */
+export function checkProfileKnown(
+  name: string,
+  source: ProfileSource | undefined,
+  stored: readonly string[],
+): void {
+  if (name !== 'default' && !stored.includes(name)) {
+    throw unknownProfileError(name, source, stored);
+  }
+}
