@@ -574,6 +574,11 @@ async function tour(state) {
     green(bold(`✓ Tour complete in ${((Date.now() - t0) / 1000).toFixed(1)} s.`)) +
       ' Try it yourself: `sched sandbox` in one terminal, then the commands above in another.',
   );
+  // A clone does not put `sched` on the PATH: say how, or the first command a newcomer types
+  // is "command not found".
+  out(
+    `  ${bold('sched')} is not on your PATH yet: run ${bold('npm link')} once in this clone, or call it as ${bold('./bin/sched.js')} (e.g. ${bold('./bin/sched.js sandbox')}).`,
+  );
 }
 
 async function cleanup(state) {
@@ -594,6 +599,13 @@ async function main() {
   // Settings of the user's own shell must not steer the tour.
   for (const k of ['SCHED_PROFILE', 'SCHED_BASE_URL', 'SCHED_API_KEY', 'SCHED_WEBHOOK_SECRET']) {
     delete childEnv[k];
+  }
+  // Read in a log or a pager (`npm run demo | less`, CI), the tour still shows what a terminal
+  // shows: tables with their headers, JSON pretty-printed; colour only when the demo has it.
+  if (!process.stdout.isTTY) {
+    childEnv.SCHED_FORCE_TTY = '1';
+    childEnv.COLUMNS ||= '100';
+    if (!useColor) childEnv.NO_COLOR = '1';
   }
   const state = {};
   const deadline = setTimeout(

@@ -132,12 +132,14 @@ describe('npm run demo', () => {
     ]) {
       expect(out).toContain(cmd);
     }
-    // Real output under them: the seeded meeting types, a link, three minted as JSON.
-    expect(out).toMatch(/^Intro call\tintro-call\t15\t[0-9a-f-]{36}$/m);
+    // Real output under them, as a terminal shows it even though the tour's output is piped
+    // here (a log keeps the tables' headers): the seeded meeting types, a link, three as JSON.
+    expect(out).toMatch(/^NAME +SLUG +MIN +UUID$/m);
+    expect(out).toMatch(/^Intro call +intro-call +15 +[0-9a-f-]{36}$/m);
     expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+$/m);
-    expect(out).toMatch(
-      /^\[\{"code":"[^"]+","url":"[^"]+"\}(,\{"code":"[^"]+","url":"[^"]+"\}){2}\]$/m,
-    );
+    expect(out).toMatch(/^\[\n {2}\{\n {4}"code": "[^"]+",\n {4}"url": "[^"]+"\n {2}\},\n/m);
+    expect(out).toMatch(/^UUID +URL +EVENTS +CREATED/m);
+    expect(out).not.toContain('\t');
 
     // The listener's verdict on each event, and `sig verify` agreeing over the saved bytes.
     for (const event of ['meetingScheduled', 'meetingRescheduled', 'meetingCancelled']) {
@@ -158,11 +160,14 @@ describe('npm run demo', () => {
     expect(out).toContain('has already been used');
     expect(out).toContain('→ exit code 2: the link was already used');
 
-    expect(out).toMatch(/^default\thttp:\/\/127\.0\.0\.1:\d+\/api\tenv\t\*+_key\tyes$/m);
+    expect(out).toMatch(/^Profile +default\nBase URL +http:\/\/127\.0\.0\.1:\d+\/api\n/m);
+    expect(out).toMatch(/^Accepted +yes$/m);
     expect(out).toMatch(/\$ sched webhooks rm --url \S+ --yes\n[0-9a-f-]{36}\n/);
     expect(out).toMatch(/stopped listening on .* after 3 deliveries/);
     expect(out).toContain('Sandbox stopped.');
     expect(out).toMatch(/✓ Tour complete in [\d.]+ s\./);
+    // `sched` is not on the PATH of a fresh clone: the last line says how to run it.
+    expect(out).toMatch(/not on your PATH yet: run npm link .* or call it as \.\/bin\/sched\.js/);
 
     await expectNothingLeft(tag, out, 2);
   }, 120_000);

@@ -53,6 +53,11 @@ export async function run(ctx: Context): Promise<void> {
     }
     return s.keySource === 'profile' ? `profile ${quote(s.profile)}` : 'none';
   };
+  const sourceColumn: Column<AuthStatus> = {
+    key: 'baseUrlSource',
+    header: 'Base URL from',
+    value: (s) => (ctx.io.stdoutIsTTY ? baseUrlSourceText(creds) : s.baseUrlSource),
+  };
   const columns: Column<AuthStatus>[] = [
     { key: 'profile', header: 'Profile', value: (s) => s.profile, style: 'bold' },
     { key: 'baseUrl', header: 'Base URL', value: (s) => s.baseUrl },
@@ -69,13 +74,10 @@ export async function run(ctx: Context): Promise<void> {
         s.valid === true ? 'yes' : s.valid === false ? (s.key ? 'no' : '') : 'unknown',
       style: status.valid ? 'green' : 'yellow',
     },
-    // Last, so the piped columns before it keep their places.
-    {
-      key: 'baseUrlSource',
-      header: 'Base URL from',
-      value: (s) => (ctx.io.stdoutIsTTY ? baseUrlSourceText(creds) : s.baseUrlSource),
-    },
   ];
+  // Beside the base URL on a terminal; last when piped, so the columns before it keep their places.
+  if (ctx.io.stdoutIsTTY && ctx.globals.output === 'table') columns.splice(2, 0, sourceColumn);
+  else columns.push(sourceColumn);
   for (const note of overrideNotes(creds)) ctx.io.err(ctx.io.colorErr.yellow(note));
   // With no key there is nothing to show but the error; JSON still gets the whole object.
   if (creds.apiKey || ctx.globals.output !== 'table') {
