@@ -106,37 +106,44 @@ describe('README', () => {
     }
   });
 
+  /** Runs shell code in bash as a reader would, `sched` on the PATH, against the sandbox. */
+  async function runShell(code: string) {
+    sandbox = await startTestSandbox();
+    dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
+    await mkdir(join(dir, 'bin'));
+    const wrapper = join(dir, 'bin', 'sched');
+    await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    await chmod(wrapper, 0o755);
+    const port = new URL(sandbox.baseUrl).port;
+    const script =
+      "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" +
+      code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
+    return execa('bash', ['-c', script], {
+      cwd: dir,
+      env: {
+        PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+        HOME: dir,
+        SCHED_CONFIG_DIR: join(dir, 'config'),
+        NO_COLOR: '1',
+      },
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+  }
+
+  const toolsOf = (code: string) =>
+    ['jq', 'openssl'].filter((t) => new RegExp(`\\b${t}\\b`).test(code));
+  const missingOf = (tools: string[]) =>
+    tools.filter((t) => !process.env.PATH?.split(':').some((p) => existsSync(join(p, t))));
+
   for (const [i, block] of shBlocks.entries()) {
     const title = `example ${i + 1} (README line ${block.line}): ${commandPaths(block.code).slice(0, 4).join(', ')}`;
-    const tools = ['jq', 'openssl'].filter((t) => new RegExp(`\\b${t}\\b`).test(block.code));
-    const missing = tools.filter(
-      (t) => !process.env.PATH?.split(':').some((p) => existsSync(join(p, t))),
-    );
+    const missing = missingOf(toolsOf(block.code));
     it.skipIf(missing.length > 0)(
       missing.length > 0 ? `${title} — skipped: ${missing.join(', ')} not installed` : title,
       async () => {
-        sandbox = await startTestSandbox();
-        dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
-        await mkdir(join(dir, 'bin'));
-        const wrapper = join(dir, 'bin', 'sched');
-        await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-        await chmod(wrapper, 0o755);
-        const port = new URL(sandbox.baseUrl).port;
-        const script =
-          "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" +
-          block.code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
-        const r = await execa('bash', ['-c', script], {
-          cwd: dir,
-          env: {
-            PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
-            HOME: dir,
-            SCHED_CONFIG_DIR: join(dir, 'config'),
-            NO_COLOR: '1',
-          },
-          extendEnv: false,
-          reject: false,
-          timeout: 30_000,
-        });
+        const r = await runShell(block.code);
         expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
         expect(r.stderr).not.toMatch(/\n\s+at /);
         expect(r.stderr).not.toMatch(/unexpected failure/);
@@ -147,4 +154,43 @@ describe('README', () => {
       40_000,
     );
   }
+
+  it('the completion install lines work in a fresh home (the directories may not exist yet)', async () => {
+    // Each line as shown (Install and Shell completion), zsh's aside: its directory is $fpath's.
+    const lines = readme
+      .split('\n')
+      .filter((l) => /sched completion (bash|fish) >/.test(l))
+      .map((l) => l.replace(/\s+#.*$/, ''));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) {
+      const r = await runShell(line);
+      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(0);
+      const target = /> (\S+)$/.exec(line)![1]!.replace('~', dir!);
+      expect(await readFile(target, 'utf8')).toMatch(/sched/);
+      await rm(join(dir!, '.local'), { recursive: true, force: true });
+      await rm(join(dir!, '.config'), { recursive: true, force: true });
+      await sandbox?.close();
+      sandbox = undefined;
+    }
+  });
+
+  // A reader runs the sections one after another in one shell, against one sandbox: webhooks
+  // one section made must not be left for the next, where the sandbox would try to deliver to
+  // their example URLs (DNS errors, retries) while the reader books a link.
+  const all = shBlocks.map((b) => b.code).join('\n');
+  const missingAll = missingOf(toolsOf(all));
+  it.skipIf(missingAll.length > 0)(
+    'run in order in one shell, each section leaves no webhook behind for the next',
+    async () => {
+      const marks = shBlocks.map(
+        (b, i) => `${b.code}\necho "after example ${i + 1}: $(sched webhooks ls --json)"\n`,
+      );
+      const r = await runShell(marks.join('\n'));
+      expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
+      const after = [...r.stdout.matchAll(/^after example (\d+): (.*)$/gm)];
+      expect(after).toHaveLength(shBlocks.length);
+      for (const [, n, list] of after) expect(JSON.parse(list!), `after example ${n}`).toEqual([]);
+    },
+    120_000,
+  );
 });
