@@ -135,7 +135,8 @@ describe('webhooks rm --url / --all', () => {
   it('on a terminal: no deletes nothing', async () => {
     await seed([URL_A]);
     const r = await whRm(['--url', URL_A], { tty: true, prompter: confirming(false) });
-    expect(r.code).toBe(130);
+    // A declined confirmation is not an interruption: exit 1, not 130 (was 130 before).
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain('nothing was deleted');
     expect(deletes()).toHaveLength(0);
     expect(h.sb.state.webhooks.size).toBe(1);

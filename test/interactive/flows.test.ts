@@ -195,7 +195,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
   describe('webhooks rm --all', () => {
     const URLS = ['https://hooks.example.com/one', 'https://hooks.example.com/two'];
 
-    it('shows what will go and asks; "no" deletes nothing (exit 130, no error line)', async () => {
+    it('shows what will go and asks; "no" deletes nothing (exit 1, no error line)', async () => {
       const uuids = await seedWebhooks(URLS);
       const t = await sched(['webhooks', 'rm', '--all']);
       const asked = await t.waitForScreen(/Delete 2 webhooks\? \(y\/N\)/);
@@ -205,7 +205,8 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
       }
       await t.type('n');
       await t.sendKeys('Enter');
-      expect(await t.waitForExit()).toBe(130);
+      // Declined, not interrupted: exit 1 (130 before, which scripts read as Ctrl-C).
+      expect(await t.waitForExit()).toBe(1);
       const screen = await t.screen();
       expect(screen).toContain('Cancelled; nothing was deleted.');
       expect(screen).not.toContain('error:');
@@ -218,7 +219,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
       const t = await sched(['webhooks', 'rm', '--all']);
       await t.waitForScreen(/\(y\/N\)/);
       await t.sendKeys('Enter');
-      expect(await t.waitForExit()).toBe(130);
+      expect(await t.waitForExit()).toBe(1);
       expect(sb.state.webhooks.size).toBe(2);
     });
 

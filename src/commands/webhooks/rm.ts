@@ -8,7 +8,15 @@
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './index.js';
-import { fieldsOf, Interrupted, NotFoundError, SchedError, UsageError } from '../../errors.js';
+import {
+  ExitCode,
+  fieldsOf,
+  Interrupted,
+  NotFoundError,
+  QuietExit,
+  SchedError,
+  UsageError,
+} from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -76,10 +84,10 @@ async function confirm(ctx: Context, targets: Target[], what: string): Promise<v
   const prompter = await ctx.prompter();
   const yes = await prompter.confirm(`Delete ${plural(targets.length)}?`, { default: false });
   if (!yes) {
-    // Saying no is a choice, not an error; it still ends non-zero (as Ctrl-C at the prompt
-    // does) so that `sched webhooks rm --all && next-step` does not go on.
+    // Saying no is a choice, not an error and not an interruption (130 means Ctrl-C): it says
+    // that nothing was done and ends with 1, so `sched webhooks rm --all && next-step` stops.
     io.err('Cancelled; nothing was deleted.');
-    throw new Interrupted('');
+    throw new QuietExit(ExitCode.failure);
   }
 }
 
