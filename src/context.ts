@@ -72,8 +72,12 @@ export interface Context {
    * write (anything but GET) it says on stderr what the environment overrides, if anything.
    */
   api(): Promise<ApiClient>;
-  /** A client for an explicit base URL and key (auth login checks a key before storing it). */
-  apiFor(baseUrl: string, apiKey: string): Promise<ApiClient>;
+  /**
+   * A client for an explicit base URL and key (auth login checks a key before storing it).
+   * `sayOverrides`: the base URL is the resolved one, so, like api(), say before the first write
+   * what the environment overrides.
+   */
+  apiFor(baseUrl: string, apiKey: string, opts?: { sayOverrides?: boolean }): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
   /** Registers work to run when the command ends, however it ends (close pools, servers). */
   defer(fn: () => Promise<void> | void): void;
@@ -151,6 +155,15 @@ export function createContext(deps: ContextDeps): Context {
     return client;
   };
 
+  // The one place the override notes are said: once per command, before the first request that
+  // creates or deletes (whichever client sends it), never for a command that only reads.
+  let noted = false;
+  const sayOverrides = (creds: Credentials) => () => {
+    if (noted) return;
+    noted = true;
+    for (const line of overrideNotes(creds)) io.err(io.colorErr.yellow(line));
+  };
+
   const ctx: Context = {
     io,
     globals,
@@ -214,22 +227,16 @@ export function createContext(deps: ContextDeps): Context {
         if (!creds.apiKey) {
           throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
         }
-        const notes = overrideNotes(creds);
-        let noted = notes.length === 0;
         return makeClient(creds.baseUrl, creds.apiKey, {
           authHint: rejectedKeyHint(creds),
-          onWrite: () => {
-            // Once per command, before the first request that creates or deletes is sent.
-            if (noted) return;
-            noted = true;
-            for (const line of notes) io.err(io.colorErr.yellow(line));
-          },
+          onWrite: sayOverrides(creds),
         });
       })();
       return apiP;
     },
-    apiFor(baseUrl, apiKey) {
-      return makeClient(baseUrl, apiKey);
+    async apiFor(baseUrl, apiKey, opts = {}) {
+      if (!opts.sayOverrides) return makeClient(baseUrl, apiKey);
+      return makeClient(baseUrl, apiKey, { onWrite: sayOverrides(await ctx.credentials()) });
     },
     prompter() {
       if (deps.prompter) return Promise.resolve(deps.prompter);

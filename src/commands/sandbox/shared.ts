@@ -53,7 +53,9 @@ export async function sandboxClient(ctx: Context, linkUrl?: URL): Promise<ApiCli
   const creds = await ctx.credentials();
   const envKey = ctx.env.SCHED_API_KEY || undefined;
   if (creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env') {
-    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY);
+    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY, {
+      sayOverrides: true,
+    });
   }
   if (linkUrl) {
     return ctx.apiFor(`${linkUrl.origin}/api`, envKey ?? DEFAULT_SANDBOX_API_KEY);
