@@ -118,7 +118,8 @@ describe('sched webhooks listen --register', () => {
     });
 
     l.ac.abort('SIGINT');
-    expect(await l.done).toBe(130);
+    // Ctrl-C is its normal end: exit 0 once the webhook is deleted (130 before).
+    expect(await l.done).toBe(0);
     expect(l.io.stderrText()).toMatch(
       new RegExp(`stopped listening .* after 1 delivery; deleted webhook ${hooks[0]!.uuid}\\n$`),
     );
@@ -135,7 +136,7 @@ describe('sched webhooks listen --register', () => {
     await book();
     await until(() => /signature valid/.test(l.io.stdoutText()), 'a valid delivery');
     l.ac.abort('SIGTERM');
-    expect(await l.done).toBe(143);
+    expect(await l.done).toBe(0); // 143 before
     expect(await webhooksInSandbox()).toEqual([]);
   });
 
@@ -160,10 +161,34 @@ describe('sched webhooks listen --register', () => {
       const expected = createHmac('sha256', secret!).update(got.body).digest('base64');
       expect(got.headers['webhook-signature']).toBe(expected);
       l.ac.abort('SIGINT');
-      expect(await l.done).toBe(130);
+      expect(await l.done).toBe(0); // 130 before
       expect(await webhooksInSandbox()).toEqual([]);
     } finally {
       await app.close();
+    }
+  });
+
+  it('exits 1 naming the webhook left behind when its deletion fails on stop', async () => {
+    const own = await startTestSandbox();
+    let closed = false;
+    try {
+      const { l } = await startOnSomePort(
+        (port) => ['--port', String(port), '--register', `http://127.0.0.1:${port}/`],
+        { ...own.env },
+      );
+      const uuid = /registered webhook ([0-9a-f-]{36})/.exec(l.io.stderrText())?.[1];
+      expect(uuid).toBeDefined();
+      // The service goes away before the listener stops: the DELETE cannot be made.
+      await own.close();
+      closed = true;
+      l.ac.abort('SIGINT');
+      expect(await l.done).toBe(1);
+      expect(l.io.stderrText()).toMatch(
+        new RegExp(`error: the webhook ${uuid} for http://127\\.0\\.0\\.1:\\d+/ was left behind`),
+      );
+      expect(l.io.stderrText()).toContain(`hint: remove it with \`sched webhooks rm ${uuid}\``);
+    } finally {
+      if (!closed) await own.close();
     }
   });
 

@@ -27,7 +27,7 @@ function spawnListen(argv: string[], env: Record<string, string>) {
 }
 
 describe('sched webhooks listen (built binary)', () => {
-  it('prints deliveries on stdout, its URL on stderr, and exits 143 on SIGTERM', async () => {
+  it('prints deliveries on stdout, its URL on stderr, and exits 0 on SIGTERM (its normal end)', async () => {
     const l = spawnListen(['--secret', 's'], {});
     await until(() => /ready/.test(l.stderr()), 'ready', l.stderr);
     const url = /listening on (\S+)/.exec(l.stderr())![1]!;
@@ -41,7 +41,7 @@ describe('sched webhooks listen (built binary)', () => {
     await until(() => /signature valid/.test(l.stdout()), 'the delivery', l.stdout);
     l.child.kill('SIGTERM');
     const r = await l.child;
-    expect(r.exitCode).toBe(143);
+    expect(r.exitCode).toBe(0); // 143 before: a server stopped by a signal ended normally
     expect(l.stdout()).toMatch(/^\d\d:\d\d:\d\d {2}meetingScheduled {2}m1 .*signature valid\n$/);
     expect(l.stderr()).toMatch(/stopped listening on .* after 1 delivery\n$/);
   });
@@ -58,7 +58,7 @@ describe('sched webhooks listen (built binary)', () => {
     expect((await list()).map((w) => w.url)).toEqual(['https://tunnel.example/hook']);
     l.child.kill('SIGINT');
     const r = await l.child;
-    expect(r.exitCode).toBe(130);
+    expect(r.exitCode).toBe(0); // 130 before
     expect(l.stderr()).toMatch(/deleted webhook [0-9a-f-]{36}\n$/);
     expect(await list()).toEqual([]);
   });

@@ -54,6 +54,11 @@ interface LongJob {
   ready(s: Spawned, state: JobState): boolean;
   /** What must hold after the process ended. */
   check(s: Spawned, state: JobState, code: number): Promise<void> | void;
+  /**
+   * A server, for which a signal is the normal end: exit 0 after a clean stop instead of
+   * 130/143 (which mean work cut short).
+   */
+  server?: boolean;
 }
 
 interface JobState {
@@ -181,6 +186,7 @@ const JOBS: LongJob[] = [
       };
     },
     argv: ['webhooks', 'listen', '--port', '0', '--register', 'https://tunnel.example.com/hook'],
+    server: true,
     ready: (s) => /ready; Ctrl-C to stop/.test(s.stderr()),
     async check(s, st) {
       expect(s.stderr()).toMatch(/registered webhook ([0-9a-f-]{36})/);
@@ -197,7 +203,9 @@ describe.concurrent(
   'a signal during long work: report what was done, exit 130/143, leave nothing behind',
   () => {
     for (const job of JOBS) {
-      for (const [signal, code] of SIGNALS) {
+      for (const [signal, cutShort] of SIGNALS) {
+        // listen was 130/143 before: a server stopped by a signal has ended normally.
+        const code = job.server ? 0 : cutShort;
         it(`${job.name}: ${signal} -> ${code}`, async () => {
           const started = await job.start();
           try {
@@ -227,7 +235,9 @@ describe.concurrent(
       }
     }
 
-    for (const [signal, code] of SIGNALS) {
+    for (const [signal] of SIGNALS) {
+      // Exit 0 (130/143 before): the listener stops cleanly once its webhook is deleted.
+      const code = 0;
       it(`listen --register: ${signal} while the webhook is being created still deletes it`, async () => {
         const srv = await startFaultServer();
         try {

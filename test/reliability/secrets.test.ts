@@ -513,7 +513,7 @@ describe('commands that take a webhook secret never print it', () => {
     stop.abort('SIGINT');
     const r = await done;
     clean(r, 'webhooks listen');
-    expect(r.code).toBe(130);
+    expect(r.code).toBe(0); // 130 before: Ctrl-C is a server's normal end
     expect(r.stdout).toMatch(/signature INVALID[\s\S]*signature INVALID[\s\S]*signature valid/);
   });
 

@@ -4,10 +4,10 @@
 // with --json. Optionally re-sent to --forward-to, and optionally subscribed for its lifetime
 // with --register (created on start, deleted on stop: Ctrl-C, SIGTERM or a closed stdout).
 //
-// Stopping: the summary ("stopped …; deleted webhook …") goes to stderr, then the command exits
-// 130 on Ctrl-C and 143 on SIGTERM, as every interrupted command does (docs/exit-codes.md), without
-// an "error:" line — stopping a server by signal is its normal end. A closed stdout
-// (`| head -1`) ends it with 0.
+// Stopping: Ctrl-C, SIGTERM or a closed stdout (`| head -1`) is a server's normal end. The
+// summary ("stopped …; deleted webhook …") goes to stderr and the exit code is 0 — or 1, naming
+// the webhook left behind, when --register could not delete it. An invalid signature's likely
+// cause is on its line and, with --json, in signatureReason.
 //
 // The parts live in src/webhooks/listen/: receiver (HTTP, bounded body reads), dedupe, record
 // (signature verdict, the --json line), render, forward and register; this file wires them.
@@ -17,11 +17,11 @@ import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './index.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
-import { ExitCode, Failure, QuietExit, UsageError } from '../../errors.js';
+import { Failure, QuietExit, UsageError } from '../../errors.js';
 import { parseEventList } from '../../webhooks/event-names.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
-import { diagnoseSignature } from '../../webhooks/signature.js';
+import { diagnoseSignature, likelyCause } from '../../webhooks/signature.js';
 import { SeenNotifications } from '../../webhooks/listen/dedupe.js';
 import { forwardDelivery, targetsFor, type ForwardTarget } from '../../webhooks/listen/forward.js';
 import { deliveryRecord, signatureHeader, signatureVerdict } from '../../webhooks/listen/record.js';
@@ -100,16 +100,28 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     const receivedAt = new Date();
     const header = signatureHeader(req);
     const signature = signatureVerdict(secret, header, body);
-    const record = deliveryRecord(req, body, { receivedAt, signature, duplicate: false });
+    // The likely cause goes on the line (and into --json); any other lead goes to stderr.
+    const diagnoses =
+      signature === 'invalid' && secret && header !== undefined
+        ? diagnoseSignature({ secret, received: header, payload: body })
+        : [];
+    const signatureReason =
+      signature === 'invalid'
+        ? likelyCause(diagnoses, { kept: true, bytes: body.length })
+        : undefined;
+    const record = deliveryRecord(req, body, {
+      receivedAt,
+      signature,
+      signatureReason,
+      duplicate: false,
+    });
     const { duplicate, firstAt } = seen.check(record.uuid ?? undefined, receivedAt);
     record.duplicate = duplicate;
     count += 1;
 
     if (!json) await write(deliveryLine(io.color, record, receivedAt, firstAt) + '\n');
-    if (signature === 'invalid' && secret && header !== undefined) {
-      for (const d of diagnoseSignature({ secret, received: header, payload: body })) {
-        io.err(`  ${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
-      }
+    for (const d of diagnoses) {
+      if (d.reason !== signatureReason) io.err(`  ${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
     }
     if (signature === 'unchecked' && header !== undefined && !warnedUnchecked) {
       warnedUnchecked = true;
@@ -205,11 +217,8 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       hint: `remove it with \`sched webhooks rm ${uuid}\``,
     });
   }
-  throw new QuietExit(stdoutClosed && !ctx.signal.aborted ? ExitCode.ok : signalExit(ctx));
-}
-
-function signalExit(ctx: Context): number {
-  return ctx.signal.reason === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+  // Ctrl-C or SIGTERM is how a server is meant to end (like a closed stdout): a clean stop is
+  // exit 0, with nothing left behind.
 }
 
 /** The webhook calls of --register, on the command's API client (loaded when first needed). */

@@ -17,6 +17,8 @@ export interface DeliveryRecord {
   invitee: { name: string | null; email: string | null } | null;
   start: string | null;
   signature: Verdict;
+  /** For an invalid signature, its likely cause (the one `sig verify` names); else null. */
+  signatureReason: string | null;
   duplicate: boolean;
   userAgent: string | null;
   contentType: string | null;
@@ -51,7 +53,7 @@ export function signatureVerdict(
 export function deliveryRecord(
   req: IncomingMessage,
   body: Buffer,
-  seen: { receivedAt: Date; signature: Verdict; duplicate: boolean },
+  seen: { receivedAt: Date; signature: Verdict; signatureReason?: string; duplicate: boolean },
 ): DeliveryRecord {
   const s = summarizeDelivery(body);
   return {
@@ -67,6 +69,7 @@ export function deliveryRecord(
         : null,
     start: s.start ?? null,
     signature: seen.signature,
+    signatureReason: seen.signatureReason ?? null,
     duplicate: seen.duplicate,
     userAgent: first(req.headers['user-agent']) ?? null,
     contentType: first(req.headers['content-type']) ?? null,

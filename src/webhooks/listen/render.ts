@@ -25,7 +25,9 @@ export function deliveryLine(
 ): string {
   const verdictText = {
     valid: c.green('signature valid'),
-    invalid: c.red('signature INVALID'),
+    invalid: c.red(
+      `signature INVALID${r.signatureReason ? `: ${sanitizeCell(r.signatureReason)}` : ''}`,
+    ),
     missing: c.yellow('signature missing'),
     unchecked: c.dim('signature unchecked'),
   }[r.signature];
