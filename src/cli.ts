@@ -14,6 +14,7 @@ import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
 import {
+  checkOutputFormat,
   commanderOption,
   flag,
   input,
@@ -239,6 +240,13 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
   };
 }
 
+/** `sched webhooks add`, as the user typed the path to it. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 function resolveIO(deps: RunDeps, g: { color: boolean; noInput: boolean }): IO {
   return typeof deps.io === 'function' ? deps.io(g) : deps.io;
 }
@@ -271,9 +279,11 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
     async (...params: unknown[]) => {
       const cmd = params[params.length - 1] as Command;
       // The root's options, typed by GLOBAL_INPUT (commander applied its defaults).
-      const globals = resolveGlobals(program.opts<GlobalInput>(), deps.env);
+      const raw = program.opts<GlobalInput>();
+      const globals = resolveGlobals(raw, deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
       checkRepeats(cmd);
+      checkOutputFormat(def, commandPath(cmd), raw);
       const ctx = createContext({
         io,
         globals,

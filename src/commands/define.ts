@@ -9,7 +9,7 @@
 // type from the registration file as a type, which costs nothing.
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
-import type { Context } from '../context.js';
+import type { Context, OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -187,6 +187,11 @@ export interface CommandDocs {
 }
 
 export interface CommandDef extends CommandDocs {
+  /**
+   * The output formats (-o, --json) this command can print; every command that runs declares
+   * them (a test walks the tree). Asking for another is a usage error before anything runs.
+   */
+  readonly formats?: readonly OutputFormat[];
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly description: string;
@@ -320,3 +325,36 @@ export const PAGE_OPTIONS = [
 
 /** What a list command receives from PAGE_OPTIONS. */
 export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;
+
+// ---------------------------------------------------------------------------------------------
+// Output formats
+
+/** What a human command (that prints lines, not records) can print: its own text, or JSON. */
+export const TEXT_OR_JSON: readonly OutputFormat[] = ['table', 'json'];
+/** Records: a table, JSON, NDJSON or CSV. */
+export const ALL_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+
+/**
+ * Checks the asked output format against what the command prints, before anything runs:
+ * `--json` with an `-o` other than json asks for two formats, and a format the command cannot
+ * print is never silently replaced by another. Both are usage errors naming what it prints.
+ */
+export function checkOutputFormat(
+  def: CommandDef,
+  path: string,
+  asked: { json?: boolean; output?: OutputFormat },
+): void {
+  const formats = def.formats ?? ALL_FORMATS;
+  const prints = `${path} prints ${formats.join(', ')}`;
+  if (asked.json && asked.output !== undefined && asked.output !== 'json') {
+    throw new UsageError(`--json and -o ${asked.output} ask for two formats; ${prints}`, {
+      hint: '--json is -o json: give one of them',
+    });
+  }
+  const format = asked.json ? 'json' : asked.output;
+  if (format !== undefined && !formats.includes(format)) {
+    throw new UsageError(`${path} cannot print ${format}; it prints ${formats.join(', ')}`, {
+      hint: `choose one with -o ${formats.join('|')}`,
+    });
+  }
+}

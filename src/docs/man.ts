@@ -66,6 +66,7 @@ export function manPage(ref: Reference): string {
     }
     for (const a of c.args) out.push('.TP', `.I ${esc(a.usage)}`, esc(a.description));
     out.push(...options(c.options.filter((o) => o.flags !== '-h, --help')));
+    if (c.formats.length > 0) out.push('.PP', esc(`Output formats: ${c.formats.join(', ')}.`));
     if (c.json) out.push('.PP', `With \\fB\\-\\-json\\fR: ${esc(c.json)}`);
     if (c.exitCodes.length > 0) {
       out.push(

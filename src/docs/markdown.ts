@@ -62,6 +62,11 @@ function commandMarkdown(c: RefCommand): string {
         '\n',
     );
   }
+  if (c.formats.length > 0) {
+    parts.push(
+      `## Output formats\n\n${c.formats.map((f) => `\`${f}\``).join(', ')} (\`-o\`; \`--json\` is \`-o json\`). Any other is a usage error (exit 2).\n`,
+    );
+  }
   if (c.json) parts.push(`## JSON output\n\nWith \`--json\`: ${c.json}\n`);
   if (c.exitCodes.length > 0) {
     parts.push(

@@ -32,6 +32,8 @@ export interface RefCommand {
   options: RefOption[];
   examples: string[];
   json: string | undefined;
+  /** The output formats it prints (-o), when it runs at all. */
+  formats: readonly string[];
   exitCodes: ReadonlyArray<readonly [number, string]>;
   subcommands: string[][];
 }
@@ -77,6 +79,7 @@ function walk(c: Command, path: string[], out: RefCommand[]): void {
     options: c.options.filter((o) => !o.hidden).map(refOption),
     examples: [...(def?.examples ?? [])],
     json: def?.json,
+    formats: def?.load ? (def.formats ?? []) : [],
     exitCodes: def?.exitCodes ?? [],
     subcommands: visible.map((k) => [...path, k.name()]),
   });

@@ -1,4 +1,4 @@
-import { command, flag, input, type InputOf } from '../define.js';
+import { ALL_FORMATS, command, flag, input, type InputOf, TEXT_OR_JSON } from '../define.js';
 
 export const loginInput = input({
   options: [flag('--with-key', 'read the API key from stdin (for CI)')],
@@ -17,6 +17,7 @@ export const auth = command({
         'sched auth login',
         'printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
       ],
+      formats: TEXT_OR_JSON,
       load: () => import('./login.js'),
     }),
     command({
@@ -25,6 +26,7 @@ export const auth = command({
       examples: ['sched auth status', 'sched auth status --json --profile staging'],
       json: '{"profile","baseUrl","baseUrlSource","keySource","key","valid"}; baseUrlSource is flag, env, profile or default, keySource env or profile, key masked',
       exitCodes: [[4, 'there is no key, or the API rejects it']],
+      formats: ALL_FORMATS,
       load: () => import('./status.js'),
     }),
     command({
@@ -32,6 +34,7 @@ export const auth = command({
       description: 'Remove the stored API key of the profile',
       examples: ['sched auth logout', 'sched auth logout --profile staging'],
       json: '{"profile","removed"}',
+      formats: TEXT_OR_JSON,
       load: () => import('./logout.js'),
     }),
   ],

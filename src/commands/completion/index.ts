@@ -17,6 +17,7 @@ export const completion = command({
     'sched completion zsh > "${fpath[1]}/_sched"',
     'sched completion fish > ~/.config/fish/completions/sched.fish',
   ],
+  formats: ['table'],
   load: () => import('./print.js'),
 });
 
@@ -27,5 +28,6 @@ export const complete = command({
   description: 'List completion candidates (used by the completion scripts)',
   input: completeInput,
   examples: ['sched __complete profiles', 'sched --timeout 2 __complete meeting-types'],
+  formats: ['table'],
   load: () => import('../../completion/dynamic.js'),
 });

@@ -1,4 +1,4 @@
-import { arg, command, input, value, type InputOf } from '../define.js';
+import { arg, command, input, type InputOf, TEXT_OR_JSON, value } from '../define.js';
 
 const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
 
@@ -32,6 +32,7 @@ export const events = command({
         'sched events sample meetingCancelled > cancelled.json',
       ],
       json: 'the delivery payload itself (always JSON): {"event","payload":{...}} as the service sends it',
+      formats: TEXT_OR_JSON,
       load: () => import('./sample.js'),
     }),
     command({
@@ -44,6 +45,7 @@ export const events = command({
       ],
       json: '{"status","ms","url","event","uuid","signed","bytes","response"}; when the receiver does not answer: {"status":null,"ms","url","event","uuid","signed","error"}',
       exitCodes: [[1, 'the receiver did not answer, or answered other than 2xx']],
+      formats: TEXT_OR_JSON,
       load: () => import('./send.js'),
     }),
   ],

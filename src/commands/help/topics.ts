@@ -21,13 +21,16 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
 
 /** Every exit code sched gives, with its meaning. */
 export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]> = [
-  [0, 'success (for sig verify: the signature is valid)'],
-  [1, 'failure: server error, network error, receiver error, or sig verify found it invalid'],
+  [0, 'success (for sig verify: the signature is valid; a server stopped by Ctrl-C or SIGTERM)'],
+  [
+    1,
+    'failure: server error, network error, receiver error, sig verify found it invalid, or a confirmation was declined',
+  ],
   [2, 'usage error or invalid input, found locally or answered 422 by the API'],
   [4, 'authentication: no key, or the API rejected it (401/403)'],
   [5, 'not found (404)'],
-  [130, 'interrupted (Ctrl-C); whatever was already done is reported first'],
-  [143, 'terminated (SIGTERM); whatever was already done is reported first'],
+  [130, 'interrupted (Ctrl-C) while working; whatever was already done is reported first'],
+  [143, 'terminated (SIGTERM) while working; whatever was already done is reported first'],
 ];
 
 const NAME_WIDTH = 23;

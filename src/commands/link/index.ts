@@ -1,4 +1,4 @@
-import { arg, command, input, positiveInt, value, type InputOf } from '../define.js';
+import { ALL_FORMATS, arg, command, input, type InputOf, positiveInt, value } from '../define.js';
 
 export const createInput = input({
   args: [arg('[meeting-type...]', 'meeting-type UUIDs or slugs')],
@@ -30,6 +30,7 @@ export const link = command({
         'sched link create intro-call --json',
       ],
       json: '{"code","url"} when exactly one link was asked for, else an array of them; without --json one link URL per line',
+      formats: ALL_FORMATS,
       load: () => import('./create.js'),
     }),
   ],

@@ -1,4 +1,4 @@
-import { command } from '../define.js';
+import { ALL_FORMATS, command } from '../define.js';
 
 export const profiles = command({
   name: 'profiles',
@@ -10,6 +10,7 @@ export const profiles = command({
       description: 'List every profile with its base URL and whether a key is stored',
       examples: ['sched profiles ls', 'sched profiles ls --json'],
       json: '[{"name","baseUrl","hasKey"}]',
+      formats: ALL_FORMATS,
       load: () => import('./ls.js'),
     }),
   ],

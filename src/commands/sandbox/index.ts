@@ -1,5 +1,15 @@
 import { InvalidArgumentError } from 'commander';
-import { arg, command, input, LOCAL_HOST, portNumber, value, type InputOf } from '../define.js';
+import {
+  ALL_FORMATS,
+  arg,
+  command,
+  input,
+  type InputOf,
+  LOCAL_HOST,
+  portNumber,
+  TEXT_OR_JSON,
+  value,
+} from '../define.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 
 function seedCount(value: string): number {
@@ -67,6 +77,7 @@ export const sandbox = command({
   examples: ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
   json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
   exitCodes: [[0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown']],
+  formats: TEXT_OR_JSON,
   load: () => import('./serve.js'),
   commands: [
     command({
@@ -78,6 +89,7 @@ export const sandbox = command({
         'sched sandbox book abc123 --json',
       ],
       json: MEETING_JSON,
+      formats: ALL_FORMATS,
       load: () => import('./book.js'),
     }),
     command({
@@ -89,6 +101,7 @@ export const sandbox = command({
         'sched sandbox cancel "$MEETING" --json',
       ],
       json: MEETING_JSON,
+      formats: ALL_FORMATS,
       load: () => import('./cancel.js'),
     }),
     command({
@@ -100,6 +113,7 @@ export const sandbox = command({
         'sched sandbox reschedule "$MEETING" --at 2026-12-01T14:00:00Z --json',
       ],
       json: MEETING_JSON,
+      formats: ALL_FORMATS,
       load: () => import('./reschedule.js'),
     }),
   ],

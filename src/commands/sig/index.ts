@@ -32,6 +32,7 @@ export const sig = command({
         'printf %s "$BODY" | SCHED_WEBHOOK_SECRET=s3cret sched sig sign',
       ],
       json: '{"signature"}',
+      formats: ['table', 'json', 'ndjson'],
       load: () => import('./sign.js'),
     }),
     command({
@@ -42,11 +43,12 @@ export const sig = command({
         'sched sig verify --signature "$SIG" --payload-file body.json --secret "$SECRET"',
         'sched sig verify --signature "$SIG" --json < body.json',
       ],
-      json: '{"valid"}: true or false',
+      json: '{"valid","reason"}: valid true or false; reason null when valid, else the likely cause the human output names',
       exitCodes: [
         [0, 'the signature is valid'],
-        [1, 'the signature is invalid (the likely cause goes to stderr)'],
+        [1, 'the signature is invalid (the likely cause goes to stderr, or reason with --json)'],
       ],
+      formats: ['table', 'json', 'ndjson'],
       load: () => import('./verify.js'),
     }),
   ],

@@ -1,4 +1,4 @@
-import { command, input, list, PAGE_OPTIONS, type InputOf } from '../define.js';
+import { ALL_FORMATS, command, input, type InputOf, list, PAGE_OPTIONS } from '../define.js';
 
 export const listInput = input({
   options: [
@@ -23,6 +23,7 @@ export const types = command({
         "sched types list --json | jq -r '.[].slug'",
       ],
       json: 'an array of the meeting-type objects the API returned ({"uuid","name","slug","duration",...})',
+      formats: ALL_FORMATS,
       load: () => import('./list.js'),
     }),
   ],

@@ -1,4 +1,5 @@
 import {
+  ALL_FORMATS,
   arg,
   command,
   flag,
@@ -83,6 +84,7 @@ export const webhooks = command({
         'printf %s "$WEBHOOK_SECRET" | sched webhooks add --url https://example.com/hooks --secret-stdin',
       ],
       json: WEBHOOK_JSON,
+      formats: ALL_FORMATS,
       load: () => import('./add.js'),
     }),
     command({
@@ -92,6 +94,7 @@ export const webhooks = command({
       input: lsInput,
       examples: ['sched webhooks ls', "sched webhooks ls --all --json | jq -r '.[].url'"],
       json: 'an array of the webhook objects the API returned',
+      formats: ALL_FORMATS,
       load: () => import('./ls.js'),
     }),
     command({
@@ -109,6 +112,7 @@ export const webhooks = command({
         [1, 'the confirmation was declined (nothing was deleted)'],
         [2, '--url or --all without --yes when no terminal can ask'],
       ],
+      formats: ALL_FORMATS,
       load: () => import('./rm.js'),
     }),
     command({
@@ -127,6 +131,7 @@ export const webhooks = command({
         '# webhooks cannot be compared (the API hides them) and are left as they are.',
       ],
       json: '{"created":[...],"replaced":[...],"deleted":[...],"unchanged":[...]} (webhook objects or UUIDs; a webhook object here always carries "secret": null)',
+      formats: ALL_FORMATS,
       load: () => import('./sync.js'),
     }),
     command({
@@ -143,6 +148,7 @@ export const webhooks = command({
         [0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown'],
         [1, 'the webhook made by --register could not be deleted on exit (it is named)'],
       ],
+      formats: ['table', 'json', 'ndjson'],
       load: () => import('./listen.js'),
     }),
   ],
