@@ -184,9 +184,9 @@ export function createContext(deps: ContextDeps): Context {
         const profile = Object.hasOwn(stored, globals.profile)
           ? stored[globals.profile]
           : undefined;
-        const storedBaseUrl = profile?.baseUrl
-          ? normalizeBaseUrl(profile.baseUrl, `profile ${quote(globals.profile)}`)
-          : undefined;
+        const storedRaw = profile?.baseUrl;
+        const fromProfile = () =>
+          normalizeBaseUrl(storedRaw ?? '', `profile ${quote(globals.profile)}`);
         let baseUrl: string;
         let baseUrlSource: Credentials['baseUrlSource'];
         if (globals.baseUrl !== undefined) {
@@ -195,12 +195,19 @@ export function createContext(deps: ContextDeps): Context {
         } else if (env.SCHED_BASE_URL) {
           baseUrl = normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL');
           baseUrlSource = 'env';
-        } else if (storedBaseUrl) {
-          baseUrl = storedBaseUrl;
+        } else if (storedRaw) {
+          baseUrl = fromProfile();
           baseUrlSource = 'profile';
         } else {
           baseUrl = DEFAULT_BASE_URL;
           baseUrlSource = 'default';
+        }
+        // Only for saying what is overridden: a stored URL that is not used may be broken.
+        let storedBaseUrl: string | undefined;
+        try {
+          storedBaseUrl = storedRaw ? fromProfile() : undefined;
+        } catch {
+          storedBaseUrl = storedRaw?.trim();
         }
         const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
         const apiKey = envKey ?? profile?.apiKey;

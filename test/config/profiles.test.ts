@@ -285,6 +285,16 @@ describe('precedence (context over the real store)', () => {
     expect(creating).toMatchObject({ profile: 'loacl', baseUrlSource: 'default' });
   });
 
+  it('a broken stored base URL that is not used (flag or env wins) does not stop the command', async () => {
+    const store = await open();
+    store.setProfile('default', { baseUrl: 'not a url', apiKey: 'profile-key-1234' });
+    const creds = await ctxFor({ SCHED_BASE_URL: 'https://env.example/api' }).credentials();
+    expect(creds).toMatchObject({ baseUrl: 'https://env.example/api', storedBaseUrl: 'not a url' });
+    await expect(ctxFor({}).credentials()).rejects.toThrow(
+      /invalid base URL from profile "default"/,
+    );
+  });
+
   it('"default" needs no config: SCHED_API_KEY and SCHED_BASE_URL alone work', async () => {
     const creds = await ctxFor({
       SCHED_CONFIG_DIR: path.join(dir, 'none'),
