@@ -263,7 +263,8 @@ export function reportError(io: IO, e: unknown, env: Env): number {
   }
   const msg = e instanceof Error ? e.message : String(e);
   io.err(`${red('error:')} unexpected failure: ${msg}`);
-  if (env.SCHED_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+  if (env.SCHED_DEBUG && e instanceof Error && e.stack)
+    e.stack.split('\n').forEach((l) => io.err(l));
   else io.err(io.colorErr.dim('hint: set SCHED_DEBUG=1 for details, and please report this bug'));
   return ExitCode.failure;
 }

@@ -1,8 +1,14 @@
 // The one terminal abstraction. Commands write through it, never to process.* directly, so
 // every command runs in-process in tests with buffers and chosen TTY flags.
+//
+// It is also the one gate between text from outside and the terminal: everything written
+// through out/err/errRaw passes sanitizeTerminal (src/output/sanitize.ts), whatever the
+// format. JSON stays exact (what cannot pass is written as \uXXXX inside its strings); human
+// text loses escape sequences and control characters; each err() call stays one line.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Readable, Writable } from 'node:stream';
 import { QuietExit } from './errors.js';
+import { sanitizeTerminal } from './output/sanitize.js';
 
 export interface IO {
   readonly stdin: Readable;
@@ -19,11 +25,15 @@ export interface IO {
   readonly columns: number;
   /** True when a prompt may be shown: a terminal on stdin and stdout, and no --no-input. */
   canPrompt(): boolean;
-  /** Writes to stdout, waiting when the pipe is full. Throws QuietExit when stdout was closed. */
+  /**
+   * Writes to stdout, waiting when the pipe is full. Throws QuietExit when stdout was closed.
+   * Passes the gate: no escape sequence but our colours, no control character but tab and
+   * line ends; JSON text keeps its data exactly.
+   */
   out(text: string): Promise<void>;
-  /** Writes a line to stderr (a newline is added). */
+  /** Writes ONE line to stderr (a newline is added; a line break inside becomes a space). */
   err(line: string): void;
-  /** Writes to stderr without adding a newline (progress bars). */
+  /** Writes to stderr without adding a newline (progress bars: CR and erase-line pass). */
   errRaw(text: string): void;
 }
 
@@ -92,6 +102,9 @@ export function createStreamIO(o: StreamIOOptions): IO {
   o.stderr.on('error', () => {});
   const color = new Chalk({ level: colorLevel(o.stdoutIsTTY, o.color) });
   const colorErr = new Chalk({ level: colorLevel(o.stderrIsTTY, o.color) });
+  const outPolicy = { color: color.level > 0 };
+  const errLinePolicy = { color: colorErr.level > 0, oneLine: true };
+  const errRawPolicy = { color: colorErr.level > 0, oneLine: true, redraw: true };
 
   return {
     stdin: o.stdin,
@@ -104,9 +117,10 @@ export function createStreamIO(o: StreamIOOptions): IO {
     colorErr,
     columns: terminalColumns(o.color.env, o.columns),
     canPrompt: () => !o.noInput && o.stdinIsTTY && o.stdoutIsTTY,
-    async out(text: string) {
+    async out(raw: string) {
       if (stdoutClosed) throw new QuietExit();
-      if (text.length === 0) return;
+      if (raw.length === 0) return;
+      const text = sanitizeTerminal(raw, outPolicy);
       const ok = o.stdout.write(text);
       if (!ok) {
         await new Promise<void>((resolve) => {
@@ -124,10 +138,10 @@ export function createStreamIO(o: StreamIOOptions): IO {
       if (stdoutClosed) throw new QuietExit();
     },
     err(line: string) {
-      o.stderr.write(line + '\n');
+      o.stderr.write(sanitizeTerminal(line, errLinePolicy) + '\n');
     },
     errRaw(text: string) {
-      o.stderr.write(text);
+      o.stderr.write(sanitizeTerminal(text, errRawPolicy));
     },
   };
 }

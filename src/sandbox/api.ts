@@ -150,9 +150,14 @@ export function createSingleUseLink(
   return { code, url: linkUrl(core, code) };
 }
 
-/** Symfony's Url constraint in spirit: an absolute http(s) URL with a host and no spaces. */
+/**
+ * Symfony's Url constraint in spirit: an absolute http(s) URL with a host and no white space,
+ * no control character (C0, DEL, C1) and no invisible format character. The URL is stored as
+ * given and shown in the delivery log, so what it holds must be safe to print.
+ */
 export function isValidWebhookUrl(value: string): boolean {
-  if (value.length > 2048 || /\s/.test(value)) return false;
+  // eslint-disable-next-line no-control-regex
+  if (value.length > 2048 || /[\s\x00-\x1f\x7f-\x9f\p{Cf}]/u.test(value)) return false;
   if (!/^https?:\/\//i.test(value)) return false;
   let u: URL;
   try {

@@ -9,7 +9,12 @@ import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
 import { isoWithOffset } from './seed.js';
 
-function esc(s: string): string {
+/**
+ * HTML text for any value: the state file is a user-editable JSON file, so a field typed as a
+ * number (`duration`) or a string may hold anything. Every value on the page goes through here.
+ */
+function esc(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value);
   return s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
@@ -92,19 +97,19 @@ function formPage(
       at = '';
     }
   }
-  const err = (k: string) =>
-    errors[k] ? `<p class="error">${errors[k]!.map(esc).join(' ')}</p>` : '';
+  const messages = (v: unknown) => (Array.isArray(v) ? v : [v]).map(esc).join(' ');
+  const err = (k: string) => (errors[k] ? `<p class="error">${messages(errors[k])}</p>` : '');
   const general = Object.entries(errors)
     .filter(([k]) => !['name', 'email', 'at', 'timezone', 'notes'].includes(k))
-    .map(([, v]) => `<p class="error">${v.map(esc).join(' ')}</p>`)
+    .map(([, v]) => `<p class="error">${messages(v)}</p>`)
     .join('');
   return layout(
     `Book: ${type?.name ?? 'meeting'}`,
     `<h1>${esc(type?.name ?? 'Meeting')}</h1>
-<p class="muted">${type ? `${type.duration} min` : ''}${type?.location_label ? ` · ${esc(type.location_label)}` : ''}</p>
+<p class="muted">${type ? `${esc(type.duration)} min` : ''}${type?.location_label ? ` · ${esc(type.location_label)}` : ''}</p>
 ${type?.description ? `<p>${esc(type.description)}</p>` : ''}
 ${general}
-<form method="post" action="/s/${encodeURIComponent(link.code)}">
+<form method="post" action="/s/${encodeURIComponent(String(link.code))}">
 <label for="name">Your name</label>
 <input id="name" name="name" required maxlength="255" value="${esc(values.name ?? '')}" placeholder="${esc(DEFAULT_INVITEE.name)}">${err('name')}
 <label for="email">Email</label>

@@ -107,12 +107,8 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     }
   }
   if (!quiet) {
-    io.err(
-      dim(
-        `Try: SCHED_BASE_URL=${sb.baseUrl} SCHED_API_KEY=${sb.apiKey} sched types list\n` +
-          'Press Ctrl-C to stop.',
-      ),
-    );
+    io.err(dim(`Try: SCHED_BASE_URL=${sb.baseUrl} SCHED_API_KEY=${sb.apiKey} sched types list`));
+    io.err(dim('Press Ctrl-C to stop.'));
   }
 
   await new Promise<void>((resolve) => {

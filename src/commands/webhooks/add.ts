@@ -167,10 +167,10 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     // Two lines, each under 80 columns.
     io.err(
       io.colorErr.yellow(
-        'Store the signing secret now (on stdout): the service never shows it again.\n' +
-          'Your receiver needs it to verify the webhook-signature header.',
+        'Store the signing secret now (on stdout): the service never shows it again.',
       ),
     );
+    io.err(io.colorErr.yellow('Your receiver needs it to verify the webhook-signature header.'));
   } else if (secret.kind === 'none') {
     io.err(
       io.colorErr.yellow(

@@ -1,8 +1,77 @@
 // Turns the sync file's text into a plain value. JSON or YAML: by extension (.json, .yaml,
 // .yml), else by content (JSON starts with `{` or `[`). Syntax errors carry line and column and
 // never quote the file, which may hold a literal secret.
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type * as YamlNs from 'yaml';
 import { lineColumn, locateJsonError } from '../../text/json-error.js';
+
+/**
+ * A sync file describes webhooks, a few hundred bytes each: 1 MiB is thousands of them. A bigger
+ * input is refused before it is read whole or parsed (a 16 MB file once took 1.5 GB of memory).
+ */
+export const MAX_SYNC_FILE_BYTES = 1024 * 1024;
+
+function tooLarge(name: string, bytes: number | undefined): string {
+  const size = bytes === undefined ? 'more than 1 MiB' : `${bytes} bytes`;
+  return `${name}: the file is too large (${size}; a sync file may be at most 1 MiB)`;
+}
+
+export type ReadOutcome = { ok: true; name: string; text: string } | { ok: false; problem: string };
+
+function cannotRead(file: string, code: string | undefined): string {
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : (code ?? 'unreadable');
+  return `cannot read ${file}: ${why}`;
+}
+
+/**
+ * Reads the sync file (`-` is stdin) without ever holding more than the limit: the size is
+ * checked first for a regular file, and every source is read with a cap (a FIFO, /dev/zero,
+ * a pipe).
+ */
+export async function readSyncInput(file: string, stdin: Readable): Promise<ReadOutcome> {
+  const name = file === '-' ? 'stdin' : file;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const take = (c: Buffer): boolean => {
+    size += c.length;
+    if (size > MAX_SYNC_FILE_BYTES) return false;
+    chunks.push(c);
+    return true;
+  };
+  if (file === '-') {
+    for await (const c of stdin) {
+      if (!take(Buffer.isBuffer(c) ? c : Buffer.from(String(c)))) {
+        return { ok: false, problem: tooLarge(name, undefined) };
+      }
+    }
+    return { ok: true, name, text: Buffer.concat(chunks).toString('utf8') };
+  }
+  let fh;
+  try {
+    fh = await open(file, 'r');
+    const st = await fh.stat();
+    if (st.isDirectory()) return { ok: false, problem: cannotRead(file, 'EISDIR') };
+    if (st.isFile() && st.size > MAX_SYNC_FILE_BYTES) {
+      return { ok: false, problem: tooLarge(name, st.size) };
+    }
+    for await (const c of fh.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 })) {
+      if (!take(c as Buffer)) return { ok: false, problem: tooLarge(name, undefined) };
+    }
+  } catch (e) {
+    return { ok: false, problem: cannotRead(file, (e as NodeJS.ErrnoException).code) };
+  } finally {
+    await fh?.close();
+  }
+  return { ok: true, name, text: Buffer.concat(chunks).toString('utf8') };
+}
 
 export type SyncFileFormat = 'json' | 'yaml';
 
@@ -19,6 +88,10 @@ export function detectFormat(name: string, text: string): SyncFileFormat {
 
 /** `name` is how the file is named in messages (its path, or "stdin"). */
 export async function parseSyncText(name: string, raw: string): Promise<ParseOutcome> {
+  const bytes = raw.length > MAX_SYNC_FILE_BYTES / 3 ? Buffer.byteLength(raw) : 0;
+  if (bytes > MAX_SYNC_FILE_BYTES) {
+    return { ok: false, format: undefined, problem: tooLarge(name, bytes) };
+  }
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (text.trim() === '') {
     return {
