@@ -24,13 +24,13 @@ function url(u: string): string {
 
 /** The plan as diff lines (colour comes from `c`, which is off when stderr is not a terminal). */
 export function planLines(plan: Plan, c: ChalkInstance): string[] {
+  // A loop, not Math.max(...items): spreading thousands of arguments overflows the stack.
   const width = Math.min(
     60,
-    Math.max(
+    plan.items.reduce(
+      (w, i) =>
+        Math.max(w, url('entry' in i ? i.entry.url : 'webhook' in i ? i.webhook.url : '').length),
       0,
-      ...plan.items.map(
-        (i) => url('entry' in i ? i.entry.url : 'webhook' in i ? i.webhook.url : '').length,
-      ),
     ),
   );
   const pad = (u: string) => url(u).padEnd(width);
