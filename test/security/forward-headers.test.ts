@@ -53,7 +53,11 @@ describe('12. listen --forward-to drops hop-by-hop headers', () => {
     let stderr = '';
     child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     try {
-      await until(() => /ready/.test(stderr), 'ready', () => stderr);
+      await until(
+        () => /ready/.test(stderr),
+        'ready',
+        () => stderr,
+      );
       const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(stderr)![1]);
       // Bytes a re-serialisation would change: spacing, key order, a trailing newline, UTF-8.
       const body = Buffer.from(
