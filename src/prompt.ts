@@ -2,6 +2,7 @@
 // Loaded lazily: only commands that really ask something pay for it.
 import type { IO } from './io.js';
 import { Interrupted } from './errors.js';
+import { sanitizeCell } from './output/sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -36,16 +37,36 @@ export async function createInquirerPrompter(io: IO, signal?: AbortSignal): Prom
       throw e;
     }
   };
+  // Prompts draw on stderr themselves, past the io gate: what they show is cleaned here.
+  const clean = <T>(choices: Choice<T>[]): Choice<T>[] =>
+    choices.map((c) => ({
+      ...c,
+      name: sanitizeCell(c.name),
+      ...(c.description === undefined ? {} : { description: sanitizeCell(c.description) }),
+    }));
+  const m = sanitizeCell;
   return {
     select: (message, choices, opts) =>
-      guard(() => p.select({ message, choices, pageSize: opts?.pageSize ?? 12 }, ctx)),
+      guard(() =>
+        p.select(
+          { message: m(message), choices: clean(choices), pageSize: opts?.pageSize ?? 12 },
+          ctx,
+        ),
+      ),
     checkbox: (message, choices, opts) =>
-      guard(() => p.checkbox({ message, choices, required: opts?.required ?? false }, ctx)),
+      guard(() =>
+        p.checkbox(
+          { message: m(message), choices: clean(choices), required: opts?.required ?? false },
+          ctx,
+        ),
+      ),
     input: (message, opts) =>
-      guard(() => p.input({ message, default: opts?.default, validate: opts?.validate }, ctx)),
+      guard(() =>
+        p.input({ message: m(message), default: opts?.default, validate: opts?.validate }, ctx),
+      ),
     password: (message, opts) =>
-      guard(() => p.password({ message, mask: '*', validate: opts?.validate }, ctx)),
+      guard(() => p.password({ message: m(message), mask: '*', validate: opts?.validate }, ctx)),
     confirm: (message, opts) =>
-      guard(() => p.confirm({ message, default: opts?.default ?? false }, ctx)),
+      guard(() => p.confirm({ message: m(message), default: opts?.default ?? false }, ctx)),
   };
 }
