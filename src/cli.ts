@@ -334,7 +334,8 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       ) {
         exitCode = ExitCode.ok;
       } else {
-        if (e.code === 'sched.unknownHelpTopic') early().err(e.message);
+        // Our own two lines (the error, then the suggestion); err() writes one line each.
+        if (e.code === 'sched.unknownHelpTopic') e.message.split('\n').forEach((l) => early().err(l));
         exitCode = ExitCode.usage;
       }
     } else {
