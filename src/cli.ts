@@ -335,7 +335,8 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         exitCode = ExitCode.ok;
       } else {
         // Our own two lines (the error, then the suggestion); err() writes one line each.
-        if (e.code === 'sched.unknownHelpTopic') e.message.split('\n').forEach((l) => early().err(l));
+        if (e.code === 'sched.unknownHelpTopic')
+          e.message.split('\n').forEach((l) => early().err(l));
         exitCode = ExitCode.usage;
       }
     } else {
