@@ -11,6 +11,7 @@
 // Callers that did part of a bulk job catch it and re-throw an Interrupted whose details say
 // what was already done.
 import { UsageError } from '../errors.js';
+import { masker, proxyCredentials } from '../mask.js';
 import { createTransport, MAX_REDIRECTS } from './exchange.js';
 import {
   decideRetry,
@@ -126,17 +127,6 @@ export function checkApiKey(raw: string): string {
   return key;
 }
 
-/** Masks each secret (4 characters or more) in text a user will see. */
-function masker(secrets: readonly string[]): (s: string) => string {
-  return (s) => {
-    let out = s;
-    for (const secret of secrets) {
-      if (secret && secret.length >= 4) out = out.split(secret).join('****');
-    }
-    return out;
-  };
-}
-
 /** Waits, or rejects (with nothing to say) when the signal aborts first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -168,7 +158,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     env: opts.env ?? {},
   });
   const listeners = new Set<(info: RateLimitInfo) => void>();
-  const redact = masker([key]);
+  // Proxy credentials are secrets too: an error detail or an echoing proxy may carry them.
+  const proxySecrets = proxyCredentials(opts.env ?? {});
+  const redact = masker([key, ...proxySecrets]);
   const log = (line: string) => opts.log?.(redact(line));
 
   /** The --verbose line of one attempt. */
@@ -188,7 +180,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   async function send<T>(req: ApiRequest): Promise<ApiResponse<T>> {
     if (req.method !== 'GET') opts.onWrite?.({ method: req.method, path: req.path });
-    const mask = masker([key, ...(req.sensitive ?? [])]);
+    const mask = masker([key, ...proxySecrets, ...(req.sensitive ?? [])]);
     let mayHaveReached = false;
     let timeoutsRetried = 0;
     const wait = async (ms: number) => {
@@ -219,6 +211,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
             timeoutMs: opts.timeoutMs,
             maxBodyBytes,
             proxied: transport.proxiedFor(r.url),
+            mask,
           });
         }
         if (f.kind === 'timeout' || f.kind === 'connect-timeout') timeoutsRetried++;

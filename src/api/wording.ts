@@ -16,6 +16,7 @@ import type { TransportFailure } from './failure.js';
 import type { HttpMethod } from './retry.js';
 import { isLoopback, showUrl } from './url.js';
 import { joinClauses } from '../text/clauses.js';
+import type { Mask } from '../mask.js';
 
 /** The request, as the wording needs it. */
 export interface WordedRequest {
@@ -48,9 +49,14 @@ function clockTime(msFromNow: number, now: number): string {
   return new Date(now + msFromNow).toLocaleTimeString('en-GB', { hour12: false });
 }
 
-/** Strips control characters and collapses whitespace: server text goes to a terminal. */
-export function clean(s: string, max = 200): string {
-  const t = s
+const same: Mask = (s) => s;
+
+/**
+ * Strips control characters and collapses whitespace: server text goes to a terminal. Secrets
+ * are masked BEFORE the text is cut, so a cut never leaves part of one (see src/mask.ts).
+ */
+export function clean(s: string, max = 200, mask: Mask = same): string {
+  const t = mask(s)
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -67,12 +73,16 @@ export function tryJson(buf: Buffer): { ok: true; value: unknown } | { ok: false
 }
 
 /** A short message from any error body: JSON message/error/detail/title, an HTML title, or text. */
-export function serverMessage(body: Buffer, headers: Record<string, string>): string | undefined {
+export function serverMessage(
+  body: Buffer,
+  headers: Record<string, string>,
+  mask: Mask = same,
+): string | undefined {
   if (body.length === 0) return undefined;
   const parsed = tryJson(body);
   if (parsed.ok) {
     const v = parsed.value;
-    if (typeof v === 'string') return clean(v) || undefined;
+    if (typeof v === 'string') return clean(v, 200, mask) || undefined;
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
       for (const k of [
@@ -84,9 +94,9 @@ export function serverMessage(body: Buffer, headers: Record<string, string>): st
         'hydra:description',
       ]) {
         const m = o[k];
-        if (typeof m === 'string' && m.trim()) return clean(m);
+        if (typeof m === 'string' && m.trim()) return clean(m, 200, mask);
         if (m && typeof m === 'object' && typeof (m as { message?: unknown }).message === 'string')
-          return clean((m as { message: string }).message);
+          return clean((m as { message: string }).message, 200, mask);
       }
     }
     return undefined;
@@ -97,16 +107,18 @@ export function serverMessage(body: Buffer, headers: Record<string, string>): st
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
     const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
     const picked = title ?? h1;
-    return picked ? clean(picked.replace(/<[^>]+>/g, ' ')) || undefined : undefined;
+    return picked ? clean(picked.replace(/<[^>]+>/g, ' '), 200, mask) || undefined : undefined;
   }
-  return clean(text) || undefined;
+  return clean(text, 200, mask) || undefined;
 }
 
 /** `<field>: <message>` lines from any validation body shape we have seen or can imagine. */
-export function fieldErrors(value: unknown): string[] {
+export function fieldErrors(value: unknown, mask: Mask = same): string[] {
   const out: string[] = [];
+  // Field names come from the server too: cleaned like the messages.
+  const label = (field: string) => (field ? clean(field, 200, mask) + ': ' : '');
   const push = (field: string, msg: unknown) => {
-    if (typeof msg === 'string') out.push(`${field ? field + ': ' : ''}${clean(msg)}`);
+    if (typeof msg === 'string') out.push(`${label(field)}${clean(msg, 200, mask)}`);
     else if (Array.isArray(msg)) msg.forEach((m) => push(field, m));
     else if (msg && typeof msg === 'object') {
       const o = msg as Record<string, unknown>;
@@ -117,7 +129,7 @@ export function fieldErrors(value: unknown): string[] {
         for (const [k, v] of Object.entries(o)) push(field ? `${field}.${k}` : k, v);
       }
     } else if (msg !== undefined && msg !== null)
-      out.push(`${field ? field + ': ' : ''}${clean(String(msg))}`);
+      out.push(`${label(field)}${clean(String(msg), 200, mask)}`);
   };
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const o = value as Record<string, unknown>;
@@ -186,8 +198,8 @@ export interface StatusContext {
 export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): Error {
   const { status } = ans;
   const reason = STATUS_CODES[status] ?? 'error';
-  const msg = serverMessage(ans.body, ans.headers);
-  const said = msg ? `: ${c.mask(msg)}` : '';
+  const msg = serverMessage(ans.body, ans.headers, c.mask);
+  const said = msg ? `: ${msg}` : '';
   const where = target(req, ans.url);
   const after = afterAttempts(c.attempts);
   const fields = { status, request: failed(req, ans.url) };
@@ -216,7 +228,7 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
   }
   if (status === 400 || status === 422) {
     const parsed = tryJson(ans.body);
-    const details = parsed.ok ? fieldErrors(parsed.value).map(c.mask) : [];
+    const details = parsed.ok ? fieldErrors(parsed.value, c.mask) : [];
     return new UsageError(joinClauses(`the API rejected ${where} (${status})${said}`), {
       ...fields,
       code: 'invalid_request',
@@ -266,6 +278,8 @@ export interface FailureContext {
   maxBodyBytes: number;
   /** Whether this request went through a proxy. */
   proxied: boolean;
+  /** Masks the key, the request's secrets and proxy credentials in error details. */
+  mask?: Mask;
 }
 
 /** An attempt that got no usable answer, not retried. */
@@ -343,12 +357,12 @@ export function failureError(
       );
     case 'tls':
       return net(
-        `TLS error talking to ${host}: ${clean(f.detail)} (${f.code})`,
+        `TLS error talking to ${host}: ${clean(f.detail, 200, c.mask)} (${f.code})`,
         'for a private CA, point NODE_EXTRA_CA_CERTS at its PEM file',
       );
     case 'proxy':
       return net(
-        `the proxy refused the connection to ${host}: ${clean(f.detail)}`,
+        `the proxy refused the connection to ${host}: ${clean(f.detail, 200, c.mask)}`,
         'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
       );
     case 'closed':
@@ -356,7 +370,10 @@ export function failureError(
     case 'reset':
       return net(`the connection to ${host} was reset (${f.code})${after}`, NETWORK_HINT);
     default:
-      return net(`request to ${host} failed: ${clean(f.detail)} (${f.code})${after}`, NETWORK_HINT);
+      return net(
+        `request to ${host} failed: ${clean(f.detail, 200, c.mask)} (${f.code})${after}`,
+        NETWORK_HINT,
+      );
   }
 }
 

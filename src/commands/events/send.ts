@@ -15,13 +15,17 @@ import { sampleDelivery } from '../../webhooks/sample.js';
 import { checkEventName } from '../../webhooks/event-names.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { quote } from '../../text/quote.js';
+import { masker, type Mask } from '../../mask.js';
+import { sanitizeCell } from '../../output/sanitize.js';
 
-/** Printable start of a receiver's answer: one line, control characters removed. */
-function excerpt(body: Buffer, max = 200): string {
-  // Terminal control characters from a remote answer must not reach the user's terminal.
-  // eslint-disable-next-line no-control-regex
-  const controls = /[\u0000-\u001f\u007f-\u009f]+/g;
-  const text = body.toString('utf8').replace(controls, ' ').trim();
+/**
+ * Printable start of a receiver's answer: one line, control characters removed, and the
+ * secret masked BEFORE the cut (a receiver may echo what it got; a cut secret would not match).
+ */
+function excerpt(body: Buffer, mask: Mask, max = 200): string {
+  const text = sanitizeCell(mask(body.toString('utf8')))
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -92,6 +96,8 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   }
 
   const okStatus = r.status >= 200 && r.status < 300;
+  const mask = masker([secret]);
+  const statusText = sanitizeCell(mask(r.statusText)).trim();
   if (ctx.globals.output === 'json') {
     await ctx.io.out(
       JSON.stringify({
@@ -102,27 +108,27 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
         uuid,
         signed,
         bytes: body.length,
-        response: r.body.toString('utf8'),
+        response: mask(r.body.toString('utf8')),
       }) + '\n',
     );
   } else {
     ctx.io.err(
       `sent ${event}${uuid ? ` ${uuid}` : ''} (${body.length} bytes, ${signed ? 'signed' : 'unsigned'}) to ${target}`,
     );
-    const line = `${r.status} ${r.statusText}`.trim() + ` in ${r.ms} ms`;
+    const line = `${r.status} ${statusText}`.trim() + ` in ${r.ms} ms`;
     await ctx.io.out((okStatus ? ctx.io.color.green(line) : ctx.io.color.red(line)) + '\n');
   }
   if (!okStatus) {
     const details: string[] = [];
-    const text = excerpt(r.body);
+    const text = excerpt(r.body, mask);
     if (text) details.push(`answer: ${text}`);
     if (r.status >= 300 && r.status < 400 && r.headers.location) {
       details.push(
-        `redirected to ${r.headers.location} (a webhook sender does not follow redirects)`,
+        `redirected to ${sanitizeCell(mask(r.headers.location))} (a webhook sender does not follow redirects)`,
       );
     }
     throw new Failure(
-      `the receiver answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}, not 2xx`,
+      `the receiver answered ${r.status}${statusText ? ` ${statusText}` : ''}, not 2xx`,
       {
         details,
       },
