@@ -22,7 +22,10 @@ export function masker(secrets: readonly (string | undefined)[]): Mask {
   };
 }
 
-/** The user names and passwords of proxy URLs in the environment, as given and decoded. */
+/**
+ * The passwords of proxy URLs in the environment, as given and decoded. (Not the user names:
+ * masking a name like "user" would mangle ordinary words, and a name is not a secret.)
+ */
 export function proxyCredentials(env: Record<string, string | undefined>): string[] {
   const out: string[] = [];
   for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
@@ -34,14 +37,12 @@ export function proxyCredentials(env: Record<string, string | undefined>): strin
     } catch {
       continue;
     }
-    for (const part of [u.password, u.username]) {
-      if (!part) continue;
-      out.push(part);
-      try {
-        out.push(decodeURIComponent(part));
-      } catch {
-        // Not valid percent-encoding: the raw form is masked already.
-      }
+    if (!u.password) continue;
+    out.push(u.password);
+    try {
+      out.push(decodeURIComponent(u.password));
+    } catch {
+      // Not valid percent-encoding: the raw form is masked already.
     }
   }
   return out;
