@@ -8,12 +8,16 @@
  * spawnSched(['webhooks', 'ls'], { env: api.env }) // SCHED_BASE_URL / SCHED_API_KEY set
  * expectTerminalSafe(r.stderr, 'webhooks ls');     // no escape, control, bidi, invisible
  * expect(injectedLines(r.stderr)).toEqual([]);     // no "::error::" at a line start
- * const rx = await startRawReceiver(`HTTP/1.1 500 ${ESC_TITLE}\r\n...`);
+ * const rx = await startRawReceiver(rawResponse(500, ESC_TITLE));
+ * const sb = spawnServer(['sandbox', '--port', '0'], env); await sb.waitFor(/Ctrl-C/);
  * ```
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { expect } from 'vitest';
+import { BIN } from './run.js';
 import { envelope, f, startFaultServer, type FaultServer } from './fault-server.js';
 
 /** Clears the screen and writes "hi" to the clipboard (OSC 52). */
@@ -208,4 +212,99 @@ export function rawResponse(status: number, statusText: string, body = ''): Buff
     ),
     b,
   ]);
+}
+
+export interface ServerProcess {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when `re` matches the stream's output so far; rejects if the process ends first. */
+  waitFor(re: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+  /** True once the process has ended. */
+  ended(): boolean;
+  /** SIGTERM (unless it already ended); resolves with the exit code. */
+  stop(): Promise<number | undefined>;
+}
+
+/** Spawns the built binary as a long-running server (`sandbox`, `webhooks listen`). */
+export function spawnServer(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): ServerProcess {
+  const child = execa(process.execPath, [BIN, ...argv], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    reject: false,
+  });
+  const out = { stdout: '', stderr: '' };
+  let done = false;
+  child.stdout!.on('data', (c: Buffer) => (out.stdout += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (out.stderr += c.toString('utf8')));
+  const finished = child.then((r) => {
+    done = true;
+    return r;
+  });
+  return {
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    ended: () => done,
+    async waitFor(re, stream = 'stderr') {
+      for (let i = 0; i < 1500; i++) {
+        if (re.test(out[stream])) return;
+        if (done) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      if (re.test(out[stream])) return;
+      throw new Error(`waiting for ${re} on ${stream}: ${out.stderr}`);
+    },
+    async stop() {
+      if (!done) child.kill('SIGTERM');
+      return (await finished).exitCode;
+    },
+  };
+}
+
+export const STATE_TYPE_UUID = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+
+/**
+ * Writes a sandbox state file with one meeting type (fields overridable: a state file may hold
+ * anything), one unused link per code, and the given webhooks.
+ */
+export function writeSandboxState(
+  file: string,
+  o: {
+    type?: Record<string, unknown>;
+    linkCodes?: string[];
+    webhooks?: Array<{ uuid: string; url: string }>;
+  },
+): void {
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'sched-sandbox-state',
+      version: 1,
+      meeting_types: [
+        {
+          uuid: STATE_TYPE_UUID,
+          name: 'Intro',
+          slug: 'intro',
+          description: '',
+          duration: 30,
+          ...o.type,
+        },
+      ],
+      links: (o.linkCodes ?? []).map((code) => ({
+        code,
+        meeting_type_uuid: STATE_TYPE_UUID,
+        created_at: '2026-01-01T00:00:00+00:00',
+        used_at: null,
+        meeting_uuid: null,
+      })),
+      webhooks: (o.webhooks ?? []).map((w) => ({
+        events: ['meetingScheduled'],
+        secret: null,
+        created_at: '2026-01-01T00:00:00+00:00',
+        ...w,
+      })),
+      meetings: [],
+    }),
+  );
 }

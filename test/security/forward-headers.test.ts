@@ -4,10 +4,9 @@
 // (a sender must not choose what the app behind us believes about the client). The body
 // bytes and the signature header arrive exactly as sent. Through the built binary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa, type ResultPromise } from 'execa';
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
-import { BIN } from '../helpers/run.js';
+import { spawnServer } from '../helpers/hostile.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 let target: Receiver;
@@ -15,14 +14,6 @@ beforeAll(async () => {
   target = await startReceiver();
 });
 afterAll(() => target.close());
-
-async function until(pred: () => boolean, what: string, out: () => string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}: ${out()}`);
-}
 
 /** Sends one raw HTTP/1.1 request (exact header lines) and resolves with the raw answer. */
 function rawPost(port: number, head: string[], body: Buffer): Promise<string> {
@@ -42,23 +33,12 @@ function rawPost(port: number, head: string[], body: Buffer): Promise<string> {
 describe('12. listen --forward-to drops hop-by-hop headers', () => {
   it('Connection and what it names, Keep-Alive, TE, Trailer, Upgrade, Proxy-*, X-Forwarded-*', async () => {
     const secret = 'forward-secret-0123456789';
-    const child = execa(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--forward-to', target.url],
-      {
-        env: { ...process.env, NO_COLOR: '1', SCHED_WEBHOOK_SECRET: secret },
-        reject: false,
-      },
-    ) as ResultPromise;
-    let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    const l = spawnServer(['webhooks', 'listen', '--port', '0', '--forward-to', target.url], {
+      SCHED_WEBHOOK_SECRET: secret,
+    });
     try {
-      await until(
-        () => /ready/.test(stderr),
-        'ready',
-        () => stderr,
-      );
-      const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(stderr)![1]);
+      await l.waitFor(/ready/);
+      const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(l.stderr())![1]);
       // Bytes a re-serialisation would change: spacing, key order, a trailing newline, UTF-8.
       const body = Buffer.from(
         '{ "event":"meetingScheduled",  "uuid":"n1","data":{"uuid":"m1","name":"Zoë"} }\n',
@@ -116,8 +96,7 @@ describe('12. listen --forward-to drops hop-by-hop headers', () => {
       expect(got!.headers['x-custom-end-to-end']).toBe('kept');
       expect(got!.headers['content-length']).toBe(String(body.length));
     } finally {
-      child.kill('SIGTERM');
-      await child;
+      await l.stop();
     }
   });
 });

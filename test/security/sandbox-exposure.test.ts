@@ -1,39 +1,17 @@
 // Issue 16, points 9 and 13: the sandbox on a non-loopback address, and its booking page.
 import { describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
+import { spawnServer, writeSandboxState } from '../helpers/hostile.js';
 
 const config = useConfigDir('sched-sec-sandbox-host-');
 
 /** Starts `sched sandbox ...`; resolves when it printed its first stdout line or ended. */
 async function startSandboxProcess(argv: string[]) {
-  const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0', ...argv], {
-    env: { ...process.env, SCHED_CONFIG_DIR: config.path, NO_COLOR: '1' },
-    reject: false,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  let ended: { exitCode?: number } | undefined;
-  void child.then((r) => (ended = r));
-  for (let i = 0; i < 1000 && !ended && !stdout.includes('\n'); i++) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return {
-    started: ended === undefined,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    async stop() {
-      if (!ended) child.kill('SIGTERM');
-      const r = await child;
-      return r.exitCode;
-    },
-  };
+  const sb = spawnServer(['sandbox', '--port', '0', ...argv], { SCHED_CONFIG_DIR: config.path });
+  await sb.waitFor(/\n/, 'stdout').catch(() => {});
+  return { ...sb, started: !sb.ended() };
 }
 
 describe('9. sched sandbox on a non-loopback address', () => {
@@ -78,34 +56,10 @@ describe('13. the booking page escapes every value from a state file, whatever i
   it('a duration that holds HTML, and names, descriptions, labels', async () => {
     const state = path.join(config.path, 'page-state.json');
     const html = '<script>alert(1)</script><img src=x onerror=alert(2)>';
-    writeFileSync(
-      state,
-      JSON.stringify({
-        format: 'sched-sandbox-state',
-        version: 1,
-        meeting_types: [
-          {
-            uuid: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
-            name: `Intro ${html}`,
-            slug: 'intro',
-            description: html,
-            duration: html,
-            location_label: html,
-          },
-        ],
-        links: [
-          {
-            code: 'page1',
-            meeting_type_uuid: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
-            created_at: '2026-01-01T00:00:00+00:00',
-            used_at: null,
-            meeting_uuid: null,
-          },
-        ],
-        webhooks: [],
-        meetings: [],
-      }),
-    );
+    writeSandboxState(state, {
+      type: { name: `Intro ${html}`, description: html, duration: html, location_label: html },
+      linkCodes: ['page1'],
+    });
     const sb = await startTestSandbox({ stateFile: state });
     try {
       const res = await fetch(`${sb.publicUrl}/s/page1`);

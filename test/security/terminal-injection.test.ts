@@ -2,10 +2,9 @@
 // reaches the terminal as escape sequences, controls, bidi or invisible characters, and never
 // starts a line of its own. Through the built binary, as a user (or a CI log) sees it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, spawnSched } from '../helpers/run.js';
+import { spawnSched } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { envelope, f } from '../helpers/fault-server.js';
 import {
@@ -21,6 +20,8 @@ import {
   hostileValidationBody,
   hostileWebhook,
   rawResponse,
+  spawnServer,
+  writeSandboxState,
   startHostileApi,
   startRawReceiver,
 } from '../helpers/hostile.js';
@@ -149,34 +150,18 @@ describe('3. UUIDs and URLs from the API', () => {
   });
 
   it('webhooks listen --register: the registered and deleted lines', async () => {
-    const child = execa(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--register', 'https://public.example.com/hook'],
-      { env: { ...process.env, ...env(), NO_COLOR: '1' }, reject: false, all: false },
+    const l = spawnServer(
+      ['webhooks', 'listen', '--port', '0', '--register', 'https://public.example.com/hook'],
+      env(),
     );
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    await new Promise<void>((resolve, reject) => {
-      const t = setInterval(() => {
-        if (stderr.includes('ready')) {
-          clearInterval(t);
-          resolve();
-        }
-      }, 50);
-      void child.then(() => {
-        clearInterval(t);
-        reject(new Error(`listen ended early: ${stderr}`));
-      });
-    });
-    child.kill('SIGTERM');
-    const r = await child;
-    const out = { stdout: String(r.stdout), stderr };
-    expect(r.exitCode, stderr).toBe(143); // SIGTERM, after a clean shutdown
+    await l.waitFor(/ready/);
+    const code = await l.stop();
+    expect(code, l.stderr()).toBe(143); // SIGTERM, after a clean shutdown
     expect(api.count('POST', '/api/webhooks')).toBeGreaterThan(0);
     expect(api.count('DELETE')).toBeGreaterThan(0);
-    expectHarmless(out, 'listen --register');
-    expect(stderr).toMatch(/registered webhook 3f1c9a4e/);
-    expect(stderr).toMatch(/deleted webhook 3f1c9a4e/);
+    expectHarmless({ stdout: l.stdout(), stderr: l.stderr() }, 'listen --register');
+    expect(l.stderr()).toMatch(/registered webhook 3f1c9a4e/);
+    expect(l.stderr()).toMatch(/deleted webhook 3f1c9a4e/);
   });
 
   it('the API answering 404 for a hostile path: the URL in the message is clean', async () => {
@@ -193,69 +178,16 @@ describe('4. the sandbox and webhook URLs with control characters', () => {
   it('refuses them (422) and its delivery log of a stored one stays clean', async () => {
     const state = path.join(sbConfig.path, 'state.json');
     const hookUrl = `http://127.0.0.1:9/${ESC_TITLE}${INVISIBLES}\n${WORKFLOW_COMMAND}`;
-    writeFileSync(
-      state,
-      JSON.stringify({
-        format: 'sched-sandbox-state',
-        version: 1,
-        meeting_types: [
-          {
-            uuid: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
-            name: 'Intro',
-            slug: 'intro',
-            description: '',
-            duration: 30,
-          },
-        ],
-        links: [
-          {
-            code: 'hostile1',
-            meeting_type_uuid: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
-            created_at: '2026-01-01T00:00:00+00:00',
-            used_at: null,
-            meeting_uuid: null,
-          },
-        ],
-        webhooks: [
-          {
-            uuid: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
-            url: hookUrl,
-            events: ['meetingScheduled'],
-            secret: null,
-            created_at: '2026-01-01T00:00:00+00:00',
-          },
-        ],
-        meetings: [],
-      }),
-    );
-    const child = execa(
-      process.execPath,
-      [BIN, 'sandbox', '--port', '0', '--state', state, '--json'],
-      {
-        env: { ...process.env, SCHED_CONFIG_DIR: sbConfig.path, NO_COLOR: '1' },
-        reject: false,
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const waitFor = (re: RegExp, what: () => string) =>
-      new Promise<void>((resolve, reject) => {
-        const t = setInterval(() => {
-          if (re.test(what())) {
-            clearInterval(t);
-            resolve();
-          }
-        }, 50);
-        void child.then(() => {
-          clearInterval(t);
-          reject(new Error(`sandbox ended early: ${stderr}`));
-        });
-      });
+    writeSandboxState(state, {
+      linkCodes: ['hostile1'],
+      webhooks: [{ uuid: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', url: hookUrl }],
+    });
+    const sb = spawnServer(['sandbox', '--port', '0', '--state', state, '--json'], {
+      SCHED_CONFIG_DIR: sbConfig.path,
+    });
     try {
-      await waitFor(/\n/, () => stdout);
-      const info = JSON.parse(stdout.split('\n')[0]!) as { baseUrl: string; apiKey: string };
+      await sb.waitFor(/\n/, 'stdout');
+      const info = JSON.parse(sb.stdout().split('\n')[0]!) as { baseUrl: string; apiKey: string };
       const post = (url: string) =>
         fetch(`${info.baseUrl}/webhooks`, {
           method: 'POST',
@@ -279,12 +211,11 @@ describe('4. the sandbox and webhook URLs with control characters', () => {
       });
       expect(book.code, book.stderr).toBe(0);
       expectHarmless(book, 'sandbox book');
-      await waitFor(/delivery meetingScheduled/, () => stderr);
+      await sb.waitFor(/delivery meetingScheduled/);
     } finally {
-      child.kill('SIGTERM');
-      await child;
+      await sb.stop();
     }
-    expectHarmless({ stdout, stderr }, 'sandbox log');
+    expectHarmless({ stdout: sb.stdout(), stderr: sb.stderr() }, 'sandbox log');
   });
 });
 
