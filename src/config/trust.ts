@@ -1,0 +1,107 @@
+// Whether the config directory and file can be trusted before anything in them is used. A
+// profile holds a base URL, and the key (from the profile or SCHED_API_KEY) is sent there: a
+// file someone else could write (planted in a shared directory, or writable by others) would
+// send the key to their server. Such a file or directory is refused — never just warned about —
+// before any request. Symbolic links are not followed for writing.
+//
+// POSIX only: Windows has neither these owners nor these modes (ACLs protect the profile).
+import fs from 'node:fs';
+import { UsageError } from '../errors.js';
+
+const POSIX = process.platform !== 'win32';
+
+const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
+
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+function lstat(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function fixDir(dir: string): string {
+  return `point SCHED_CONFIG_DIR at a directory of your own, or fix this one: chown "$(id -un)" "${dir}" && chmod 700 "${dir}"`;
+}
+
+/**
+ * Refuses (exit 2) a config directory owned by another user, or writable by others without the
+ * sticky bit (anyone could replace config.json), and a config file owned by another user or
+ * writable by others. A symbolic link is judged by what it points to. Nothing that does not
+ * exist yet is refused: it will be created private.
+ */
+export function checkConfigTrust(dir: string, file: string): void {
+  if (!POSIX) return;
+  const uid = currentUid();
+  const d = lstat(dir);
+  if (d) {
+    const st = d.isSymbolicLink() ? statOrUndefined(dir) : d;
+    if (st && uid !== undefined && st.uid !== uid) {
+      throw new UsageError(
+        `the config directory ${dir} belongs to another user (uid ${st.uid}); sched will not use a profile someone else can change`,
+        { hint: fixDir(dir) },
+      );
+    }
+    if (st && st.mode & 0o002 && !(st.mode & 0o1000)) {
+      throw new UsageError(
+        `the config directory ${dir} is writable by others (mode ${octal(st.mode)}); anyone could replace its config.json`,
+        {
+          hint: `chmod 700 "${dir}" (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
+        },
+      );
+    }
+  }
+  const f = statOrUndefined(file);
+  if (!f) return;
+  if (uid !== undefined && f.uid !== uid) {
+    throw new UsageError(
+      `the config file ${file} belongs to another user (uid ${f.uid}); sched will not send your key to a profile someone else wrote`,
+      {
+        hint: `if you did not create it, delete it (rm "${file}") and run \`sched auth login\`; else chown "$(id -un)" "${file}"`,
+      },
+    );
+  }
+  if (f.mode & 0o002) {
+    throw new UsageError(
+      `the config file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its profiles`,
+      {
+        hint: `check its base URLs (sched profiles ls), then chmod 600 "${file}"`,
+      },
+    );
+  }
+}
+
+function statOrUndefined(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses to write through a config.json that is a symbolic link (exit 2): writing would either
+ * change the file it points to, or silently replace the link with a file (conf writes a
+ * temporary file and renames it over the path).
+ */
+export function checkConfigWritable(file: string): void {
+  const l = lstat(file);
+  if (l?.isSymbolicLink()) {
+    let target = '';
+    try {
+      target = ` (to ${fs.readlinkSync(file)})`;
+    } catch {
+      // Gone meanwhile: the path alone says enough.
+    }
+    throw new UsageError(
+      `the config file ${file} is a symbolic link${target}; sched does not write through links`,
+      {
+        hint: `replace the link with a regular file (mv, or cp --remove-destination), or point SCHED_CONFIG_DIR at another directory`,
+      },
+    );
+  }
+}
