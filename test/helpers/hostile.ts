@@ -18,6 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { expect } from 'vitest';
 import { BIN } from './run.js';
+import { until } from './until.js';
 import { envelope, f, startFaultServer, type FaultServer } from './fault-server.js';
 
 /** Clears the screen and writes "hi" to the clipboard (OSC 52). */
@@ -246,15 +247,16 @@ export function spawnServer(
     stdout: () => out.stdout,
     stderr: () => out.stderr,
     ended: () => done,
-    async waitFor(re, stream = 'stderr') {
-      for (let i = 0; i < 1500; i++) {
-        if (re.test(out[stream])) return;
-        if (done) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      if (re.test(out[stream])) return;
-      throw new Error(`waiting for ${re} on ${stream}: ${out.stderr}`);
-    },
+    waitFor: (re, stream = 'stderr') =>
+      until(
+        () => re.test(out[stream]),
+        `${re} on ${stream}`,
+        () => out.stderr,
+        {
+          timeoutMs: 15_000,
+          unless: finished,
+        },
+      ),
     async stop() {
       if (!done) child.kill('SIGTERM');
       return (await finished).exitCode;
