@@ -5,6 +5,9 @@
 // - modes: conf writes files 0666 (minus umask) and creates the directory with default modes;
 //   we create the directory 0700, ask conf for 0600 (`configFileMode`), and tighten an existing
 //   file or directory that is wider, with a warning.
+// - trust: a directory or file owned by another user, or writable by others, is refused before
+//   anything in it is used, and a config.json that is a symbolic link is never written through
+//   (src/config/trust.ts).
 // - a file that cannot be parsed is reported with its path and how to fix it, never wiped
 //   (`clearInvalidConfig: false`, which is conf 15's default; set explicitly all the same).
 // - concurrent writers: conf writes atomically (temp file + rename), so the file is always
@@ -18,6 +21,7 @@ import { Failure, UsageError } from '../errors.js';
 import { quote } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../sandbox/constants.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
+import { checkConfigTrust, checkConfigWritable } from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';
 
 export interface Profile {
@@ -114,8 +118,13 @@ export async function openConfig(
       throw new Failure(`cannot use the config directory ${dir}: ${describeFsError(e)}`);
     }
   }
+  // Trust before use: a directory or file someone else can write is refused (src/config/trust.ts).
+  checkConfigTrust(dir, file);
   if (dirReady && POSIX) tighten(dir, 0o700, 'config directory', warn);
-  if (POSIX && fs.existsSync(file)) tighten(file, 0o600, 'config file', warn);
+  // A symbolic link is not chmod-ed (that would change the file it points to).
+  if (POSIX && fs.existsSync(file) && !fs.lstatSync(file).isSymbolicLink()) {
+    tighten(file, 0o600, 'config file', warn);
+  }
 
   if (!dirReady) {
     // Nothing stored and nowhere to store: reading works (env keys), writing says why not.
@@ -166,6 +175,7 @@ export async function openConfig(
   };
 
   const update = (fn: (profiles: Profiles) => boolean): boolean => {
+    checkConfigWritable(file);
     return withLock(file, () => {
       const profiles = read();
       const changed = fn(profiles);

@@ -67,7 +67,7 @@ describe.skipIf(!IS_ROOT)('8. config trust (as root, another user simulated by c
     fs.chownSync(file, OTHER_UID, OTHER_UID);
     const r = await run();
     expectRefused(r, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    expect(r.stderr).toMatch(/owned by another user|not owned by you/);
+    expect(r.stderr).toMatch(/belongs to another user/);
     expect(r.stderr).toMatch(/hint: /);
   });
 
