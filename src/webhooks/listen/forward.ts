@@ -4,13 +4,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { postRaw, type PostResult } from '../http.js';
 
-/** Headers that belong to one connection, not to the delivery; never forwarded. */
+/**
+ * Headers that belong to one connection, not to the delivery (RFC 9110 §7.6.1), and those this
+ * hop sets itself (host, length, expect); never forwarded.
+ */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
   'te',
   'trailer',
   'transfer-encoding',
@@ -20,10 +20,28 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
+/**
+ * Not forwarded either: every `Proxy-*` header (credentials for a proxy, not for the app), and
+ * `Forwarded` / `X-Forwarded-*` — the sender is anyone who can reach the listener, and must not
+ * choose what the app behind it believes about the client's address, host or scheme.
+ */
+const NEVER = /^(?:proxy-|x-forwarded-|forwarded$)/;
+
+/** The headers of a received delivery that go on to the --forward-to app. */
 export function forwardHeaders(h: IncomingHttpHeaders): Record<string, string | string[]> {
+  // Connection names further hop-by-hop headers of this hop: `Connection: close, X-Hop`.
+  const named = new Set(
+    [h.connection ?? []]
+      .flat()
+      .flatMap((v) => v.split(','))
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean),
+  );
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(h)) {
-    if (v !== undefined && !HOP_BY_HOP.has(k.toLowerCase())) out[k] = v;
+    const name = k.toLowerCase();
+    if (v === undefined || HOP_BY_HOP.has(name) || named.has(name) || NEVER.test(name)) continue;
+    out[k] = v;
   }
   return out;
 }
