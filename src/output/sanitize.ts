@@ -77,7 +77,7 @@ export interface TerminalPolicy {
 // An unterminated OSC/DCS string ends at the line break: the rest of the line is plain text.
 const GATE =
   // eslint-disable-next-line no-control-regex
-  /\x1b[\]P^_X][^\n]*?(?:\x07|\x1b\\|(?=[\r\n])|$)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?|\r\n|\r|[\x00-\x08\x0a-\x1f]|[\x7f-\x9f\u2028\u2029]|(?![\u200c\u200d])\p{Cf}|[\u115f\u1160\u3164\uffa0]/gu;
+  /\x1b[\]P^_X][^\n]*?(?:\x07|\x1b\\|(?=[\r\n])|$)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?|\r\n|\r|[\x00-\x08\x0b-\x1f]|[\x7f-\x9f\u2028\u2029]|[\p{Cf}\u115f\u1160\u3164\uffa0]/gu;
 const ONE_LINE_BREAKS = /\r\n|[\n\r\v\f]/g;
 const REDRAW_LINE_BREAKS = /[\n\v\f]/g;
 // eslint-disable-next-line no-control-regex
@@ -139,6 +139,7 @@ export function sanitizeTerminal(text: string, policy: TerminalPolicy): string {
     if (tok === '\r\n' || tok === '\n') return tok;
     if (tok === '\r') return policy.redraw ? tok : '';
     if (c < 0x20) return '';
+    if (c === 0x200c || c === 0x200d) return tok; // ZWNJ, ZWJ: ordinary text
     return escapeUnits(tok);
   });
 }
