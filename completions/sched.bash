@@ -81,7 +81,7 @@ __sched_flags() {
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
-    'sandbox') REPLY='--port --host --api-key --state --service-name --public-url --help' ;;
+    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --help' ;;
     'sandbox book') REPLY='--name --email --at --timezone --help' ;;
     'sandbox cancel') REPLY='--reason --help' ;;
     'sandbox reschedule') REPLY='--at --help' ;;

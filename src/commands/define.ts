@@ -313,6 +313,24 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/**
+ * Why a secret is better not given as a flag, said the same way in every --secret help: the
+ * command line of a running process is visible to other users of the machine.
+ */
+export const SECRET_FLAG_RISK =
+  'a value given here is visible to other users in `ps` while it runs';
+
+/**
+ * `--secret <secret>` of the commands that sign or verify (listen, events send, sig sign/verify):
+ * what it is for, where else the secret comes from, and the `ps` risk.
+ */
+export function webhookSecretOption(use: string, otherwise: string) {
+  return value(
+    '--secret <secret>',
+    `${use} (else SCHED_WEBHOOK_SECRET${otherwise}); ${SECRET_FLAG_RISK}: prefer SCHED_WEBHOOK_SECRET`,
+  );
+}
+
 /** Where the local servers (`sandbox`, `webhooks listen`) listen unless --host says otherwise. */
 export const LOCAL_HOST = '127.0.0.1';
 

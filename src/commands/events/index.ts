@@ -1,4 +1,12 @@
-import { arg, command, input, type InputOf, TEXT_OR_JSON, value } from '../define.js';
+import {
+  arg,
+  command,
+  input,
+  type InputOf,
+  TEXT_OR_JSON,
+  value,
+  webhookSecretOption,
+} from '../define.js';
 
 const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
 
@@ -9,10 +17,7 @@ export const sendInput = input({
   args: [EVENT_ARG],
   options: [
     value('--to <url>', 'the receiver URL', { required: true }),
-    value(
-      '--secret <secret>',
-      'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without)',
-    ),
+    webhookSecretOption('sign with this secret', '; unsigned without'),
     value('--payload-file <file>', 'send this body unchanged instead of a sample'),
     value('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)'),
   ],
@@ -37,10 +42,11 @@ export const events = command({
     }),
     command({
       name: 'send',
-      description: 'POST a delivery to a URL exactly as the service would (signed with --secret)',
+      description:
+        'POST a delivery to a URL exactly as the service would (signed when a secret is given)',
       input: sendInput,
       examples: [
-        'sched events send meetingScheduled --to http://localhost:3000/hook --secret "$SECRET"',
+        'SCHED_WEBHOOK_SECRET="$SECRET" sched events send meetingScheduled --to http://localhost:3000/hook',
         'sched events send meetingCancelled --to http://localhost:3000/hook --payload-file body.json',
       ],
       json: '{"status","ms","url","event","uuid","signed","bytes","response"}; when the receiver does not answer: {"status":null,"ms","url","event","uuid","signed","error"}',

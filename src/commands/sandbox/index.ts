@@ -3,6 +3,7 @@ import {
   ALL_FORMATS,
   arg,
   command,
+  flag,
   input,
   type InputOf,
   LOCAL_HOST,
@@ -28,6 +29,10 @@ export const serveInput = input({
     }),
     value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
     value('--api-key <key>', 'the API key the sandbox accepts (default: a fixed documented key)'),
+    flag(
+      '--insecure-default-key',
+      'with a --host other machines can reach: serve the public default key anyway',
+    ),
     value('--state <file>', 'keep state in this JSON file across restarts'),
     value('--service-name <name>', 'user-agent of deliveries', { default: 'SimplyMeet.me' }),
     value(

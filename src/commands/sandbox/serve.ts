@@ -6,6 +6,7 @@ import type { SandboxServeOptions } from './index.js';
 import { Failure, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import { quoteUrl } from '../../text/quote.js';
+import { sandboxExposure } from './exposure.js';
 
 function clock(): string {
   return new Date().toTimeString().slice(0, 8);
@@ -33,6 +34,12 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     throw new UsageError('--api-key must not be empty');
   }
   const publicUrl = flags.publicUrl === undefined ? undefined : checkPublicUrl(flags.publicUrl);
+  // Before listening: a non-loopback host with the public default key is refused.
+  const exposure = sandboxExposure({
+    host: flags.host,
+    apiKey: flags.apiKey,
+    insecureDefaultKey: flags.insecureDefaultKey === true,
+  });
 
   const dim = (s: string) => io.colorErr.dim(s);
   const log = (e: SandboxLogEvent) => {
@@ -86,6 +93,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
   }
   // Whatever ends the command (a signal, an error while printing), the server is closed.
   ctx.defer(() => sb.close());
+  for (const line of exposure) io.err(io.colorErr.yellow(line));
 
   const info = { baseUrl: sb.baseUrl, publicUrl: sb.publicUrl, apiKey: sb.apiKey };
   if (ctx.globals.output === 'json') {

@@ -1,9 +1,6 @@
-import { command, input, value, type InputOf } from '../define.js';
+import { command, input, value, webhookSecretOption, type InputOf } from '../define.js';
 
-const SECRET = value(
-  '--secret <secret>',
-  'the webhook secret (else SCHED_WEBHOOK_SECRET, else a prompt)',
-);
+const SECRET = webhookSecretOption('the webhook secret', ', else a prompt');
 
 export const signInput = input({
   options: [SECRET, value('--payload-file <file>', 'read the payload from this file')],
@@ -28,7 +25,7 @@ export const sig = command({
       description: 'Print the base64 HMAC-SHA256 of the payload bytes (stdin when no file)',
       input: signInput,
       examples: [
-        'sched sig sign --payload-file body.json --secret "$SECRET"',
+        'SCHED_WEBHOOK_SECRET="$SECRET" sched sig sign --payload-file body.json',
         'printf %s "$BODY" | SCHED_WEBHOOK_SECRET=s3cret sched sig sign',
       ],
       json: '{"signature"}',
@@ -40,7 +37,7 @@ export const sig = command({
       description: 'Check a webhook-signature value against the exact payload bytes',
       input: verifyInput,
       examples: [
-        'sched sig verify --signature "$SIG" --payload-file body.json --secret "$SECRET"',
+        'SCHED_WEBHOOK_SECRET="$SECRET" sched sig verify --signature "$SIG" --payload-file body.json',
         'sched sig verify --signature "$SIG" --json < body.json',
       ],
       json: '{"valid","reason"}: valid true or false; reason null when valid, else the likely cause the human output names',

@@ -8,7 +8,9 @@ import {
   list,
   PAGE_OPTIONS,
   portNumber,
+  SECRET_FLAG_RISK,
   value,
+  webhookSecretOption,
   type InputOf,
 } from '../define.js';
 
@@ -21,7 +23,13 @@ export const addInput = input({
     ),
     // One secret choice: commander would fold --secret and --no-secret into one value (the
     // last one wins); the group makes a contradictory pair a usage error instead.
-    value('--secret <secret>', 'signing secret to use', { exclusive: 'secret' }),
+    value(
+      '--secret <secret>',
+      `signing secret to use (${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
+      {
+        exclusive: 'secret',
+      },
+    ),
     flag('--secret-stdin', 'read the signing secret from stdin', { exclusive: 'secret' }),
     flag('--no-secret', 'create an unsigned webhook', { exclusive: 'secret' }),
     flag('--if-absent', 'do nothing when a webhook with this URL and events exists'),
@@ -60,7 +68,7 @@ export const listenInput = input({
       default: 4020,
     }),
     value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
-    value('--secret <secret>', 'secret to verify signatures with (else SCHED_WEBHOOK_SECRET)'),
+    webhookSecretOption('secret to verify signatures with', ''),
     value('--forward-to <url>', 're-send each delivery (raw body and headers) to this URL'),
     value('--register <public-url>', 'create a webhook for this public URL now, delete it on exit'),
     list('--event <name>', 'events to subscribe with --register (repeatable; default all)'),
@@ -139,7 +147,7 @@ export const webhooks = command({
       description: 'Receive deliveries locally, verify their signatures, optionally forward them',
       input: listenInput,
       examples: [
-        'sched webhooks listen --port 4020 --secret "$SECRET"',
+        'SCHED_WEBHOOK_SECRET="$SECRET" sched webhooks listen --port 4020',
         'sched webhooks listen --register https://abc.ngrok.app/hook --forward-to http://localhost:3000/hook',
         'sched webhooks listen --json | jq .event',
       ],
