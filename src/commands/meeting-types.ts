@@ -109,13 +109,11 @@ export async function resolveMeetingTypes(
     if (found.length === 1) return { ref, uuid: found[0]!.uuid };
     if (found.length === 0) {
       unknown.push(quote(ref));
-      details.push(...suggestions(ref, types));
+      for (const line of suggestions(ref, types)) details.push(line);
     } else {
       ambiguous.push(quote(ref));
-      details.push(
-        `${quote(ref)} is the slug of ${found.length} meeting types:`,
-        ...found.map((t) => `  ${t.uuid}  ${sanitizeCell(String(t.name))}`),
-      );
+      details.push(`${quote(ref)} is the slug of ${found.length} meeting types:`);
+      for (const t of found) details.push(`  ${t.uuid}  ${sanitizeCell(String(t.name))}`);
     }
     return { ref, uuid: '' };
   });

@@ -65,7 +65,7 @@ export function manPage(ref: Reference): string {
       );
     }
     for (const a of c.args) out.push('.TP', `.I ${esc(a.usage)}`, esc(a.description));
-    out.push(...options(c.options.filter((o) => o.flags !== '-h, --help')));
+    for (const l of options(c.options.filter((o) => o.flags !== '-h, --help'))) out.push(l);
     if (c.formats.length > 0) out.push('.PP', esc(`Output formats: ${c.formats.join(', ')}.`));
     if (c.json) out.push('.PP', `With \\fB\\-\\-json\\fR: ${esc(c.json)}`);
     if (c.exitCodes.length > 0) {
@@ -74,7 +74,7 @@ export function manPage(ref: Reference): string {
         'Exit status: ' + c.exitCodes.map(([code, m]) => `${code} ${esc(m)}`).join('; ') + '.',
       );
     }
-    if (c.examples.length > 0) out.push(...example(c.examples));
+    if (c.examples.length > 0) for (const l of example(c.examples)) out.push(l);
   }
   out.push('.SH ENVIRONMENT');
   for (const [name, meaning] of ref.environment) out.push('.TP', `.B ${esc(name)}`, esc(meaning));

@@ -265,7 +265,7 @@ export async function printResult(
     `${event} sent to ${result.notified.length} webhook${result.notified.length === 1 ? '' : 's'}:`,
   );
   const urls = result.notified.map((n) => sanitizeCell(String(n.url)));
-  const urlWidth = Math.max(...urls.map((u) => u.length));
+  const urlWidth = urls.reduce((w, u) => Math.max(w, u.length), 0);
   const signWidth = result.notified.some((n) => !n.signed) ? 8 : 6;
   result.notified.forEach((n, i) => {
     const d = answers.get(n.notification_uuid);

@@ -76,7 +76,7 @@ async function confirm(ctx: Context, targets: Target[], what: string): Promise<v
   const { io } = ctx;
   io.err(`This deletes ${plural(targets.length)} (${what}):`);
   const urls = targets.map((t) => (t.webhook ? sanitizeCell(String(t.webhook.url)) : ''));
-  const urlWidth = Math.max(...urls.map((u) => u.length));
+  const urlWidth = urls.reduce((w, u) => Math.max(w, u.length), 0);
   targets.forEach((t, i) => {
     const events = t.webhook ? sanitizeCell(shortEvents(t.webhook.events).join(', ')) : '';
     io.err(`  ${t.uuid}  ${urls[i]!.padEnd(urlWidth)}  ${events}`.trimEnd());

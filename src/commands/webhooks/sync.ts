@@ -4,7 +4,6 @@
 // creates first, then the deletes that finish replaces, then prunes. Its output goes to CI logs,
 // so no secret is ever printed: webhook objects carry "secret": null and every line written
 // here passes through a redactor holding the file's secrets, as a last guard.
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { WebhooksSyncOptions } from './index.js';
 import type { ApiClient } from '../../api/client.js';
@@ -21,7 +20,8 @@ import {
   UsageError,
   isSchedError,
 } from '../../errors.js';
-import { parseSyncText } from '../../webhooks/sync/parse.js';
+import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
+import { masker } from '../../mask.js';
 import { validateSyncDocument } from '../../webhooks/sync/validate.js';
 import { countPlan, executionSteps, hasChanges, planSync } from '../../webhooks/sync/plan.js';
 import { applySteps, SyncStopped, type SyncOps } from '../../webhooks/sync/apply.js';
@@ -54,46 +54,19 @@ function readFlags(flags: WebhooksSyncOptions): SyncFlags {
   return { file, prune: flags.prune === true, dryRun: flags.dryRun === true };
 }
 
-async function readSyncFile(ctx: Context, file: string): Promise<{ name: string; text: string }> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-    return { name: 'stdin', text: Buffer.concat(chunks).toString('utf8') };
-  }
-  try {
-    return { name: file, text: await readFile(file, 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'permission denied'
-            : (code ?? 'unreadable');
-    throw new UsageError(`cannot read ${file}: ${why}`, {
-      hint: 'give the path of a JSON or YAML file: {"webhooks":[{"url","events","secretEnv"}]}',
-    });
-  }
-}
-
-/** Replaces every secret of the file with "***" in a line about to be printed. */
-function makeRedactor(secrets: readonly string[]): (s: string) => string {
-  // Longest first, so a secret that contains another is hidden whole.
-  const list = [...new Set(secrets)]
-    .filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length);
-  return (s) => list.reduce((acc, secret) => acc.split(secret).join('***'), s);
-}
-
 export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<void> {
   const flags = readFlags(rawFlags);
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
 
   // 1. The file, checked whole before any request.
-  const { name, text } = await readSyncFile(ctx, flags.file);
+  const input = await readSyncInput(flags.file, ctx.io.stdin);
+  if (!input.ok) {
+    throw new UsageError(input.problem, {
+      hint: 'give the path of a JSON or YAML file (at most 1 MiB): {"webhooks":[{"url","events","secretEnv"}]}',
+    });
+  }
+  const { name, text } = input;
   const parsed = await parseSyncText(name, text);
   if (!parsed.ok) {
     throw new UsageError(parsed.problem, {
@@ -101,7 +74,8 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
     });
   }
   const validation = validateSyncDocument(parsed.value, ctx.env);
-  const redact = makeRedactor(validation.entries.map((e) => e.secret));
+  // Every secret of the file masked in every line printed, as a last guard.
+  const redact = masker(validation.entries.map((e) => e.secret));
   const say = (line: string) => io.err(redact(line));
   const warn = (line: string) => say(`${io.colorErr.yellow('warning:')} ${line}`);
   for (const w of validation.warnings) warn(w);
