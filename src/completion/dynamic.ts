@@ -3,6 +3,7 @@
 // It runs under a shell's TAB key, so it never prints an error and never outlives
 // --timeout (the scripts pass 2 seconds): any failure or delay simply means no candidates.
 import type { ApiClient } from '../api/client.js';
+import { removeInvisible } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
 
@@ -11,10 +12,13 @@ export type Candidate = [value: string, description?: string];
 /** One page is enough for completion; it keeps the cost to a single request. */
 const PAGE_SIZE = 50;
 
-/** Server and config strings reach a terminal: no control characters, no tabs, one line. */
+/**
+ * Server and config strings reach a terminal: no control characters, no tabs (the protocol's
+ * separator), one line, and no bidi or invisible characters.
+ */
 function clean(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return removeInvisible(s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')).trim();
 }
 
 async function profiles(ctx: Context): Promise<Candidate[]> {

@@ -49,6 +49,11 @@ export function sanitizeCell(s: string): string {
   return stripSequences(s).replace(LINE_BREAKS, ' ').replace(CONTROL, '').replace(INVISIBLE, '');
 }
 
+/** The invisible and reordering characters alone removed (see INVISIBLE). */
+export function removeInvisible(s: string): string {
+  return s.replace(INVISIBLE, '');
+}
+
 /**
  * For CSV fields: as sanitizeCell, but line breaks (normalised to LF) and tabs are kept —
  * they are data, and RFC 4180 quoting carries them safely. A lone CR is not kept: on a
