@@ -34,7 +34,7 @@ export async function resolveSecret(
   if (!opts.prompt) return undefined;
   if (!ctx.io.canPrompt()) {
     throw new UsageError(`a webhook secret is needed ${opts.why}`, {
-      hint: 'set SCHED_WEBHOOK_SECRET, or give --secret <secret> (visible to other users in `ps`); a prompt appears only on a terminal',
+      hint: 'give --secret <secret> or set SCHED_WEBHOOK_SECRET (a prompt appears only on a terminal)',
     });
   }
   const prompter = await ctx.prompter();
