@@ -107,7 +107,9 @@ const RATE_LIMITED = Symbol('rate-limited');
 interface Waiter {
   priority: number;
   seq: number;
+  signal: AbortSignal | undefined;
   admit: () => void;
+  reject: (e: unknown) => void;
 }
 
 export class AdaptiveLimiter {
@@ -119,6 +121,14 @@ export class AdaptiveLimiter {
   private timer: unknown;
   private seq = 0;
   private readonly waiters: Waiter[] = [];
+  /**
+   * One abort listener per signal that waiters wait with (and how many wait with it), not one
+   * per waiter: a bulk job passes one signal to every request, and a listener per waiting
+   * request both cost time and tripped Node's MaxListenersExceededWarning at --concurrency 16.
+   */
+  private readonly watched = new Map<AbortSignal, { waiting: number; onAbort: () => void }>();
+  /** Attempts in flight per requestSignal, aborted with it (one listener per signal). */
+  private readonly following = new Map<AbortSignal, Set<AbortController>>();
   private readonly opts: Required<Omit<LimiterOptions, 'onChange' | 'clock'>> &
     Pick<LimiterOptions, 'onChange'>;
   private readonly clock: Clock;
@@ -166,12 +176,11 @@ export class AdaptiveLimiter {
       await this.admit(priority, opts.signal);
       const epoch = this.epoch;
       // Follows requestSignal while the attempt runs (not AbortSignal.any: over thousands of
-      // pages its bookkeeping measurably raised the peak memory of a long --all read).
+      // pages its bookkeeping measurably raised the peak memory of a long --all read), through
+      // one listener per requestSignal for all the attempts in flight.
       const ctl = new AbortController();
       const outer = opts.requestSignal;
-      const onOuterAbort = () => ctl.abort(outer?.reason);
-      if (outer?.aborted) onOuterAbort();
-      else outer?.addEventListener('abort', onOuterAbort, { once: true });
+      this.follow(outer, ctl);
       let limited: RateLimitInfo | undefined;
       try {
         const value = await attempt({
@@ -201,7 +210,7 @@ export class AdaptiveLimiter {
         }
         this.s.resent += 1;
       } finally {
-        outer?.removeEventListener('abort', onOuterAbort);
+        this.unfollow(outer, ctl);
       }
     }
   }
@@ -225,25 +234,82 @@ export class AdaptiveLimiter {
       const waiter: Waiter = {
         priority,
         seq,
+        signal,
         admit: () => {
-          signal?.removeEventListener('abort', onAbort);
+          this.unwatch(signal);
           this.started();
           resolve();
         },
+        reject,
       };
-      const onAbort = () => {
-        const i = this.waiters.indexOf(waiter);
-        if (i >= 0) this.waiters.splice(i, 1);
-        if (this.waiters.length === 0) this.clearTimer();
-        reject(new NotStarted());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      // Few waiters (at most --concurrency): a sorted insert is cheap.
+      this.watch(signal);
+      // Few waiters (at most --concurrency), and tasks come in priority order: the sorted
+      // insert almost always appends.
       let at = this.waiters.length;
       while (at > 0 && this.order(this.waiters[at - 1]!, waiter) > 0) at--;
       this.waiters.splice(at, 0, waiter);
       this.pump();
     });
+  }
+
+  private follow(outer: AbortSignal | undefined, ctl: AbortController): void {
+    if (!outer) return;
+    if (outer.aborted) {
+      ctl.abort(outer.reason);
+      return;
+    }
+    let set = this.following.get(outer);
+    if (!set) {
+      const attempts = new Set<AbortController>();
+      set = attempts;
+      this.following.set(outer, attempts);
+      outer.addEventListener(
+        'abort',
+        () => {
+          this.following.delete(outer);
+          for (const c of attempts) c.abort(outer.reason);
+        },
+        { once: true },
+      );
+    }
+    set.add(ctl);
+  }
+
+  private unfollow(outer: AbortSignal | undefined, ctl: AbortController): void {
+    // The listener stays until the signal aborts or is collected: one per signal, not per attempt.
+    if (outer) this.following.get(outer)?.delete(ctl);
+  }
+
+  private watch(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    const w = this.watched.get(signal);
+    if (w) {
+      w.waiting += 1;
+      return;
+    }
+    const onAbort = () => this.dropWaiters(signal);
+    this.watched.set(signal, { waiting: 1, onAbort });
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  private unwatch(signal: AbortSignal | undefined): void {
+    const w = signal && this.watched.get(signal);
+    if (!w) return;
+    w.waiting -= 1;
+    if (w.waiting > 0) return;
+    this.watched.delete(signal);
+    signal.removeEventListener('abort', w.onAbort);
+  }
+
+  /** The signal aborted: every waiter that waits with it leaves the queue, not started. */
+  private dropWaiters(signal: AbortSignal): void {
+    this.watched.delete(signal);
+    const dropped = this.waiters.filter((w) => w.signal === signal);
+    if (dropped.length === 0) return;
+    const kept = this.waiters.filter((w) => w.signal !== signal);
+    this.waiters.splice(0, this.waiters.length, ...kept);
+    if (this.waiters.length === 0) this.clearTimer();
+    for (const w of dropped) w.reject(new NotStarted());
   }
 
   private order(a: Waiter, b: Waiter): number {

@@ -25,6 +25,20 @@ beforeEach(() => srv.reset());
 const lines = (s: string) => s.split('\n').filter(Boolean);
 
 describe('bulk commands (built binary)', () => {
+  it('link create --count 1000 --concurrency 16: every link once, and nothing on stderr (no MaxListenersExceededWarning)', async () => {
+    const r = await execa(
+      process.execPath,
+      [BIN, 'link', 'create', A, '--count', '1000', '--concurrency', '16'],
+      { env: { ...env, NO_COLOR: '1' }, reject: false, timeout: 60_000 },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const printed = lines(String(r.stdout));
+    expect(printed).toHaveLength(1000);
+    expect(new Set(printed).size).toBe(1000);
+    expect(srv.created).toHaveLength(1000);
+  });
+
   it('SIGINT during link create --count: links of requests in flight printed, exit 130, the count on stderr', async () => {
     srv.set({ delayMs: () => 25 });
     const child = execa(process.execPath, [BIN, 'link', 'create', A, '--count', '500'], {
