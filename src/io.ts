@@ -7,6 +7,7 @@
 // text loses escape sequences and control characters; each err() call stays one line.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { QuietExit } from './errors.js';
 import { sanitizeTerminal } from './output/sanitize.js';
 
@@ -81,7 +82,8 @@ export function forcedTTY(env: Record<string, string | undefined>): boolean {
 }
 
 export interface StreamIOOptions {
-  stdin: Readable;
+  /** A function is called on first use (process.stdin is a stream built when first read). */
+  stdin: Readable | (() => Readable);
   stdout: Writable;
   stderr: Writable;
   stdinIsTTY: boolean;
@@ -106,8 +108,13 @@ export function createStreamIO(o: StreamIOOptions): IO {
   const errLinePolicy = { color: colorErr.level > 0, oneLine: true };
   const errRawPolicy = { color: colorErr.level > 0, oneLine: true, redraw: true };
 
+  let stdin = typeof o.stdin === 'function' ? undefined : o.stdin;
+  const stdinOf = o.stdin;
   return {
-    stdin: o.stdin,
+    get stdin() {
+      stdin ??= (stdinOf as () => Readable)();
+      return stdin;
+    },
     stdout: o.stdout,
     stderr: o.stderr,
     stdinIsTTY: o.stdinIsTTY,
@@ -148,10 +155,12 @@ export function createStreamIO(o: StreamIOOptions): IO {
 
 export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO {
   return createStreamIO({
-    stdin: process.stdin,
+    // process.stdin builds a stream (a tty, pipe or file reader) when first read: most
+    // commands never read stdin, so it is built only when one does (~10 ms of start-up).
+    stdin: () => process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: Boolean(process.stdout.isTTY) || forcedTTY(process.env),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns,
