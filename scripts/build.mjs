@@ -247,6 +247,15 @@ const RULES = [
     contents: lazyBuiltin('node:crypto'),
   },
   {
+    // An ES import of a builtin builds a facade that reads every export once, and reading
+    // process.stdin builds the stdin stream (~5-10 ms): chalk (supports-color) uses only
+    // process.env/argv/platform, so it gets the global process object.
+    what: 'node:process, the global, in chalk',
+    filter: /^node:process$/,
+    importer: fromDep('chalk/source/vendor/supports-color/index.js'),
+    contents: 'export default globalThis.process;',
+  },
+  {
     what: 'ajv, stubbed, in conf',
     filter: /^ajv\/dist\/2020\.js$/,
     importer: fromDep('conf/dist/source/index.js'),
