@@ -34,9 +34,9 @@ export interface ConfigStore {
   readonly path: string;
   getProfile(name: string): Profile | undefined;
   /** Stores the profile (replacing the stored one of that name). */
-  setProfile(name: string, profile: Profile): void;
-  /** Removes the stored key of a profile; returns false when there was none. */
-  deleteKey(name: string): boolean;
+  setProfile(name: string, profile: Profile): Promise<void>;
+  /** Removes the stored key of a profile; resolves to false when there was none. */
+  deleteKey(name: string): Promise<boolean>;
   listProfiles(): Record<string, Profile>;
 }
 
@@ -131,37 +131,21 @@ export async function openConfig(
     return readOnlyEmpty(file, dir);
   }
 
-  const { default: Conf } = await import('conf');
-  let conf: InstanceType<typeof Conf<{ profiles?: Profiles }>>;
-  try {
-    conf = new Conf<{ profiles?: Profiles }>({
-      cwd: dir,
-      configName: 'config',
-      fileExtension: 'json',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      serialize: (v) => JSON.stringify(v, null, 2) + '\n',
-      // conf copies what it parsed into a plain object (an array would pass as `{}`): check
-      // the content as written.
-      deserialize: (text) => {
-        const value = JSON.parse(text) as unknown;
-        const problem = shapeProblem(value);
-        if (problem) throw new ShapeError(problem);
-        return value as { profiles?: Profiles };
-      },
-    });
-  } catch (e) {
-    throw unreadable(file, e, fixHint);
-  }
-
+  // Reading is one readFileSync and the shape checks; conf (with its atomic writer) is loaded
+  // only to write: every API command reads the profile, few write it (~10-25 ms of start-up).
+  const parse = (text: string): { profiles?: Profiles } => {
+    const value = JSON.parse(text) as unknown;
+    const problem = shapeProblem(value);
+    if (problem) throw new ShapeError(problem);
+    return value as { profiles?: Profiles };
+  };
   const read = (): Profiles => {
     let store: unknown;
     try {
-      store = conf.store;
+      store = parse(fs.readFileSync(file, 'utf8'));
     } catch (e) {
-      throw unreadable(file, e, fixHint);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') store = {};
+      else throw unreadable(file, e, fixHint);
     }
     const problem = shapeProblem(store);
     if (problem)
@@ -174,8 +158,32 @@ export async function openConfig(
     return out;
   };
 
-  const update = (fn: (profiles: Profiles) => boolean): boolean => {
+  type Writer = { set(key: 'profiles', value: Profiles): void };
+  let writer: Writer | undefined;
+  const openWriter = async (): Promise<Writer> => {
+    if (writer) return writer;
+    const { default: Conf } = await import('conf');
+    try {
+      writer = new Conf<{ profiles?: Profiles }>({
+        cwd: dir,
+        configName: 'config',
+        fileExtension: 'json',
+        projectSuffix: '',
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: false,
+        serialize: (v) => JSON.stringify(v, null, 2) + '\n',
+        deserialize: parse,
+      });
+    } catch (e) {
+      throw unreadable(file, e, fixHint);
+    }
+    return writer;
+  };
+
+  const update = async (fn: (profiles: Profiles) => boolean): Promise<boolean> => {
     checkConfigWritable(file);
+    const conf = await openWriter();
     return withLock(file, () => {
       const profiles = read();
       const changed = fn(profiles);
@@ -199,9 +207,9 @@ export async function openConfig(
       const profiles = read();
       return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
     },
-    setProfile(name, profile) {
+    async setProfile(name, profile) {
       checkProfileName(name);
-      update((profiles) => {
+      await update((profiles) => {
         profiles[name] = cleanProfile(profile);
         return true;
       });
@@ -228,10 +236,8 @@ function readOnlyEmpty(file: string, dir: string): ConfigStore {
   return {
     path: file,
     getProfile: () => undefined,
-    setProfile: () => {
-      throw cannot();
-    },
-    deleteKey: () => false,
+    setProfile: () => Promise.reject(cannot()),
+    deleteKey: () => Promise.resolve(false),
     listProfiles: () => ({}),
   };
 }

@@ -37,8 +37,8 @@ describe('config store', () => {
     const store = await open();
     expect(store.path).toBe(path.join(dir, 'config.json'));
     expect(fs.existsSync(store.path)).toBe(false); // reading creates no file
-    store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
-    store.setProfile('staging.eu', { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'k2' });
+    await store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
+    await store.setProfile('staging.eu', { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'k2' });
     if (posix) {
       expect(mode(dir)).toBe(0o700);
       expect(mode(store.path)).toBe(0o600);
@@ -62,11 +62,11 @@ describe('config store', () => {
 
   it('deleteKey removes only the key and says whether there was one', async () => {
     const store = await open();
-    store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
-    expect(store.deleteKey('default')).toBe(true);
+    await store.setProfile('default', { baseUrl: DEFAULT_BASE_URL, apiKey: 'k1' });
+    expect(await store.deleteKey('default')).toBe(true);
     expect(store.getProfile('default')).toEqual({ baseUrl: DEFAULT_BASE_URL });
-    expect(store.deleteKey('default')).toBe(false);
-    expect(store.deleteKey('other')).toBe(false);
+    expect(await store.deleteKey('default')).toBe(false);
+    expect(await store.deleteKey('other')).toBe(false);
   });
 
   it('rejects profile names that are not simple words', async () => {
@@ -79,7 +79,7 @@ describe('config store', () => {
       '__proto__'.replace('_', '.').slice(1) + '/',
       'x'.repeat(65),
     ]) {
-      expect(() => store.setProfile(bad, { apiKey: 'k' })).toThrow(UsageError);
+      await expect(store.setProfile(bad, { apiKey: 'k' })).rejects.toThrow(UsageError);
     }
   });
 
@@ -142,7 +142,7 @@ describe('config store', () => {
     fs.writeFileSync(blocker, 'x');
     const store = await openConfig({ SCHED_CONFIG_DIR: path.join(blocker, 'sub') });
     expect(store.getProfile('default')).toBeUndefined();
-    expect(() => store.setProfile('default', { apiKey: 'k' })).toThrow(
+    await expect(store.setProfile('default', { apiKey: 'k' })).rejects.toThrow(
       /cannot create the config directory/,
     );
   });
@@ -172,7 +172,7 @@ describe('config store', () => {
           import { openConfig } from ${JSON.stringify(src)};
           const [who, n] = process.argv.slice(2);
           const store = await openConfig(process.env);
-          for (let i = 0; i < Number(n); i++) store.setProfile(who + '-' + i, { baseUrl: 'http://x/api', apiKey: 'k' + i });
+          for (let i = 0; i < Number(n); i++) await store.setProfile(who + '-' + i, { baseUrl: 'http://x/api', apiKey: 'k' + i });
         `,
         resolveDir: path.dirname(src),
         loader: 'ts',
@@ -222,7 +222,7 @@ describe('precedence (context over the real store)', () => {
 
   beforeEach(async () => {
     const store = await open();
-    store.setProfile('default', {
+    await store.setProfile('default', {
       baseUrl: 'https://profile.example/api',
       apiKey: 'profile-key-1234',
     });

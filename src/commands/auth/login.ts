@@ -120,7 +120,7 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   }
 
   const store = await ctx.config();
-  store.setProfile(profile, { baseUrl, apiKey: key });
+  await store.setProfile(profile, { baseUrl, apiKey: key });
   ctx.io.err(
     `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (key ${maskKey(key)}), saved in ${store.path}`,
   );

@@ -7,7 +7,7 @@ export async function run(ctx: Context): Promise<void> {
   const profile = ctx.globals.profile;
   const store = await ctx.config();
   checkProfileKnown(profile, ctx.globals.profileSource, Object.keys(store.listProfiles()));
-  const removed = store.deleteKey(profile);
+  const removed = await store.deleteKey(profile);
   ctx.io.err(
     removed
       ? `${ctx.io.colorErr.green('✓')} Removed the API key of profile ${quote(profile)} from ${store.path}`
