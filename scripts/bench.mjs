@@ -441,7 +441,7 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
   const curlHead = ['curl', '-sS', '--fail-with-body', '-H', `X-API-KEY: ${sb.apiKey}`];
   const pages = Math.ceil(cfg.types / PAGE_SIZE);
   // The best a shell user can do: one curl, 8 transfers in flight, kept-alive connections.
-  const curlPar = `curl -sS --fail-with-body --parallel --parallel-max ${INFLIGHT} -H "X-API-KEY: $SCHED_API_KEY"`;
+  const curlPar = `curl -sS --no-progress-meter --fail-with-body --parallel --parallel-max ${INFLIGHT} -H "X-API-KEY: $SCHED_API_KEY"`;
   const pageLoop =
     `set -o pipefail; ${curlPar} "$SCHED_BASE_URL/users/me/meeting-types?page=[1-${pages}]&limit=${PAGE_SIZE}" ` +
     `| jq -c '._embedded.items[]'`;
