@@ -266,7 +266,10 @@ describe('precedence (context over the real store)', () => {
 
   it('an unknown profile is a usage error naming it, where it came from, and the closest', async () => {
     const store = await open();
-    store.setProfile('local', { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'sandbox-key-1' });
+    await store.setProfile('local', {
+      baseUrl: 'http://127.0.0.1:4010/api',
+      apiKey: 'sandbox-key-1',
+    });
     const e = (await ctxFor({}, { profile: 'loacl', profileSource: 'flag' })
       .credentials()
       .catch((x: unknown) => x)) as SchedError;
@@ -287,7 +290,7 @@ describe('precedence (context over the real store)', () => {
 
   it('a broken stored base URL that is not used (flag or env wins) does not stop the command', async () => {
     const store = await open();
-    store.setProfile('default', { baseUrl: 'not a url', apiKey: 'profile-key-1234' });
+    await store.setProfile('default', { baseUrl: 'not a url', apiKey: 'profile-key-1234' });
     const creds = await ctxFor({ SCHED_BASE_URL: 'https://env.example/api' }).credentials();
     expect(creds).toMatchObject({ baseUrl: 'https://env.example/api', storedBaseUrl: 'not a url' });
     await expect(ctxFor({}).credentials()).rejects.toThrow(
