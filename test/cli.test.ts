@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, VERSION } from '../src/cli.js';
+import { buildProgram, groupAsked, VERSION } from '../src/cli.js';
 import { runSched } from './helpers/run.js';
 
 /** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
@@ -90,5 +90,41 @@ describe('command tree', () => {
     const bad = await runSched(['help', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no command or help topic "nope"');
+  });
+});
+
+describe('only the command group asked for is built', () => {
+  const name = (argv: string[]) => groupAsked(argv)?.name;
+  it.each([
+    [['types', 'list'], 'types'],
+    [['--json', 'types', 'list'], 'types'],
+    [['--profile', 'staging', 'link', 'create', 'x'], 'link'],
+    [['-o', 'csv', 'webhooks', 'ls'], 'webhooks'],
+    [['--timeout=5', 'sig', 'verify'], 'sig'],
+  ])('%j builds %s alone', (argv, group) => {
+    expect(name(argv)).toBe(group);
+  });
+  it.each([
+    [[]],
+    [['--help']],
+    [['help', 'types']],
+    [['completion', 'bash']],
+    [['__complete', 'types']],
+    [['typs', 'list']],
+    // "types" is the value of --profile here; "list" names no group.
+    [['--profile', 'types', 'list']],
+    [['--', 'types']],
+  ])('%j builds the whole tree', (argv) => {
+    expect(name(argv)).toBeUndefined();
+  });
+
+  it('the group alone answers like the whole tree (help, a mistyped subcommand)', async () => {
+    const help = await runSched(['types', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: sched types/);
+    const typo = await runSched(['types', 'lst']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'lst'/);
+    expect(typo.stderr).toMatch(/list/);
   });
 });
