@@ -89,9 +89,14 @@ it(`webhooks listen: ${DELIVERIES} deliveries, none lost or counted twice, flat 
     sent += 1;
   });
 
-  await until(() => lines >= posted, `${posted} NDJSON lines`, () => `${lines} so far`, {
-    timeoutMs: 60_000,
-  });
+  await until(
+    () => lines >= posted,
+    `${posted} NDJSON lines`,
+    () => `${lines} so far`,
+    {
+      timeoutMs: 60_000,
+    },
+  );
   const seconds = (Date.now() - started) / 1000;
   const mem = memoryVerdict(memory.stop());
   proc.child.kill('SIGTERM');
@@ -113,10 +118,6 @@ it(`webhooks listen: ${DELIVERIES} deliveries, none lost or counted twice, flat 
   expect(wrong.slice(0, 5)).toEqual([]);
   expect(proc.stderr()).toMatch(new RegExp(`after ${posted} deliveries\\n$`));
   expect(end.code).toBe(143);
-  report(
-    'listen',
-    { deliveries: DELIVERIES, posts: posted, seconds: Math.round(seconds) },
-    mem,
-  );
+  report('listen', { deliveries: DELIVERIES, posts: posted, seconds: Math.round(seconds) }, mem);
   expect(mem.flat, JSON.stringify(mem)).toBe(true);
 });
