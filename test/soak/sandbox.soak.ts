@@ -4,8 +4,14 @@
 // its state as it found it, so nothing may grow).
 import { Agent, request } from 'undici';
 import { expect, it } from 'vitest';
-import { until } from '../helpers/until.js';
-import { count, memoryVerdict, report, runConcurrently, sampleMemory, spawnSched } from './soak.js';
+import {
+  count,
+  memoryVerdict,
+  report,
+  runConcurrently,
+  sampleMemory,
+  startSandboxBinary,
+} from './soak.js';
 
 const REQUESTS = count(20_000, 1_000_000);
 const CLIENTS = 16;
@@ -18,15 +24,8 @@ interface Page {
 }
 
 it(`sandbox: ${REQUESTS} requests from ${CLIENTS} clients, every answer right, flat memory`, async () => {
-  let info: { baseUrl: string; apiKey: string } | undefined;
-  const proc = spawnSched(['sandbox', '--port', '0', '--json'], {}, (line) => {
-    info ??= JSON.parse(line) as { baseUrl: string; apiKey: string };
-  });
-  await until(() => info !== undefined, 'the sandbox to start', proc.stderr, {
-    timeoutMs: 20_000,
-    unless: proc.exited,
-  });
-  const { baseUrl, apiKey } = info!;
+  const proc = await startSandboxBinary();
+  const { baseUrl, apiKey } = proc;
   const agent = new Agent({ connections: CLIENTS, pipelining: 1 });
   let done = 0;
   const memory = sampleMemory(proc.pid, () => done / REQUESTS);

@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { BIN } from '../helpers/run.js';
+import { until } from '../helpers/until.js';
 
 export type Scale = 'ci' | 'full';
 
@@ -174,4 +175,17 @@ export async function runConcurrently(
       while (next < n) await work(next++);
     }),
   );
+}
+
+/** `sched sandbox --port 0 --json`, the binary, once it printed its address and key. */
+export async function startSandboxBinary(): Promise<Spawned & { baseUrl: string; apiKey: string }> {
+  let info: { baseUrl: string; apiKey: string } | undefined;
+  const proc = spawnSched(['sandbox', '--port', '0', '--json'], {}, (line) => {
+    info ??= JSON.parse(line) as { baseUrl: string; apiKey: string };
+  });
+  await until(() => info !== undefined, 'the sandbox to start', proc.stderr, {
+    timeoutMs: 20_000,
+    unless: proc.exited,
+  });
+  return { ...proc, baseUrl: info!.baseUrl, apiKey: info!.apiKey };
 }

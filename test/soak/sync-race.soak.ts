@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { spawnSched as runOnce } from '../helpers/run.js';
-import { until } from '../helpers/until.js';
-import { count, memoryVerdict, report, sampleMemory, spawnSched } from './soak.js';
+import { count, memoryVerdict, report, sampleMemory, startSandboxBinary } from './soak.js';
 
 const ROUNDS = count(5, 50);
 const config = useConfigDir('sched-soak-sync-');
@@ -28,15 +27,8 @@ interface Hook {
 }
 
 it(`webhooks sync --prune: two runs racing, ${ROUNDS} rounds, converge with no duplicate`, async () => {
-  let info: { baseUrl: string; apiKey: string } | undefined;
-  const sandbox = spawnSched(['sandbox', '--port', '0', '--json'], {}, (line) => {
-    info ??= JSON.parse(line) as { baseUrl: string; apiKey: string };
-  });
-  await until(() => info !== undefined, 'the sandbox to start', sandbox.stderr, {
-    timeoutMs: 20_000,
-    unless: sandbox.exited,
-  });
-  const { baseUrl, apiKey } = info!;
+  const sandbox = await startSandboxBinary();
+  const { baseUrl, apiKey } = sandbox;
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(baseUrl + path, {
       method,
