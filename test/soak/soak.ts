@@ -36,6 +36,9 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
+const MB = 1024 * 1024;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
 export interface MemorySample {
   /** Share of the work done, 0..1. */
   progress: number;
@@ -49,9 +52,17 @@ export function sampleMemory(
   everyMs = 100,
 ): { stop(): MemorySample[] } {
   const samples: MemorySample[] = [];
+  let tenth = 0;
   const take = () => {
     const rss = rssOf(pid);
-    if (rss !== undefined) samples.push({ progress: Math.min(1, progress()), rss });
+    if (rss === undefined) return;
+    const p = Math.min(1, progress());
+    samples.push({ progress: p, rss });
+    // A line per tenth of the work, so a long run shows where it is.
+    if (p >= (tenth + 1) / 10) {
+      tenth = Math.floor(p * 10);
+      console.log(`  ${tenth * 10}% done, rss ${round1(rss / MB)} MB`);
+    }
   };
   take();
   const t = setInterval(take, everyMs);
@@ -75,9 +86,6 @@ export interface MemoryVerdict {
   growth: number;
   flat: boolean;
 }
-
-const MB = 1024 * 1024;
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * Flat memory: after the first `warmUp` share of the work, the highest RSS of the last quarter
