@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { startBulkServer } from '../bulk/bulk-server.js';
 import { useConfigDir } from '../helpers/config-dir.js';
-import { count, memoryVerdict, report, sampleMemory, spawnSched } from './soak.js';
+import { count, memoryVerdict, report, sampleMemory, spawnLong } from './soak.js';
 
 const LINKS = count(10_000, 100_000);
 const TYPE = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
@@ -25,7 +25,7 @@ it(`link create --count ${LINKS} with 429 bursts: every link printed once, flat 
   const printed: string[] = [];
   const started = Date.now();
   try {
-    const proc = spawnSched(
+    const proc = spawnLong(
       ['link', 'create', TYPE, '--count', String(LINKS)],
       { ...srv.env, SCHED_CONFIG_DIR: config.path },
       (line) => printed.push(line),

@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 import { expect, it } from 'vitest';
 import { signPayload } from '../../src/webhooks/signature.js';
 import { until } from '../helpers/until.js';
-import { count, memoryVerdict, report, runConcurrently, sampleMemory, spawnSched } from './soak.js';
+import { count, memoryVerdict, report, runConcurrently, sampleMemory, spawnLong } from './soak.js';
 
 const SECRET = 'whsec_soak_listen_secret';
 const DELIVERIES = count(5_000, 20_000);
@@ -31,7 +31,7 @@ it(`webhooks listen: ${DELIVERIES} deliveries, none lost or counted twice, flat 
   const printed = new Map<string, Seen[]>();
   let lines = 0;
   const bad: string[] = [];
-  const proc = spawnSched(
+  const proc = spawnLong(
     ['webhooks', 'listen', '--port', '0', '--json'],
     { SCHED_WEBHOOK_SECRET: SECRET },
     (line) => {

@@ -141,7 +141,7 @@ export interface Spawned {
  * Spawns `sched <argv>`; stdout is read line by line into `onLine` (nothing kept), stderr is
  * kept up to its last 64 KiB (for failure messages).
  */
-export function spawnSched(
+export function spawnLong(
   argv: string[],
   env: Record<string, string>,
   onLine: (line: string) => void,
@@ -188,7 +188,7 @@ export async function runConcurrently(
 /** `sched sandbox --port 0 --json`, the binary, once it printed its address and key. */
 export async function startSandboxBinary(): Promise<Spawned & { baseUrl: string; apiKey: string }> {
   let info: { baseUrl: string; apiKey: string } | undefined;
-  const proc = spawnSched(['sandbox', '--port', '0', '--json'], {}, (line) => {
+  const proc = spawnLong(['sandbox', '--port', '0', '--json'], {}, (line) => {
     info ??= JSON.parse(line) as { baseUrl: string; apiKey: string };
   });
   await until(() => info !== undefined, 'the sandbox to start', proc.stderr, {
