@@ -307,7 +307,9 @@ export class AdaptiveLimiter {
     const dropped = this.waiters.filter((w) => w.signal === signal);
     if (dropped.length === 0) return;
     const kept = this.waiters.filter((w) => w.signal !== signal);
-    this.waiters.splice(0, this.waiters.length, ...kept);
+    // In place, without spreading a queue of up to --count waiters into one call's arguments.
+    this.waiters.length = 0;
+    for (const w of kept) this.waiters.push(w);
     if (this.waiters.length === 0) this.clearTimer();
     for (const w of dropped) w.reject(new NotStarted());
   }
