@@ -34,6 +34,7 @@ import { webhooks } from './commands/webhooks/index.js';
 import { events } from './commands/events/index.js';
 import { sig } from './commands/sig/index.js';
 import { sandbox } from './commands/sandbox/index.js';
+import { api } from './commands/api/index.js';
 import { complete, completion } from './commands/completion/index.js';
 
 declare const SCHED_VERSION: string | undefined;
@@ -94,6 +95,7 @@ export const COMMANDS: readonly CommandDef[] = [
   events,
   sig,
   sandbox,
+  api,
   completion,
   complete,
 ];

@@ -13,6 +13,7 @@
 import { UsageError } from '../errors.js';
 import { masker, proxyCredentials } from '../mask.js';
 import { createTransport, MAX_REDIRECTS } from './exchange.js';
+import { isSecretHeader } from './headers.js';
 import {
   decideRetry,
   parseRetryAfter,
@@ -33,7 +34,13 @@ import {
 } from './wording.js';
 
 export { encodeQuery } from './url.js';
-export { RETRY, parseRetryAfter, type HttpMethod, type RetryPolicy } from './retry.js';
+export {
+  HTTP_METHODS,
+  RETRY,
+  parseRetryAfter,
+  type HttpMethod,
+  type RetryPolicy,
+} from './retry.js';
 
 export interface RateLimitInfo {
   method: HttpMethod;
@@ -52,6 +59,14 @@ export interface ApiRequest {
   query?: Array<[string, string]>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as these exact bytes instead (`sched api`); Content-Type stays JSON unless `headers` say. */
+  rawBody?: Uint8Array;
+  /**
+   * Headers added to the defaults (`sched api -H`). Never X-API-KEY, Host or framing headers
+   * (src/api/headers.ts). Values of those that look secret are masked in --verbose and errors,
+   * and not sent across a redirect to another host.
+   */
+  headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   /**
    * Whether a 2xx answer must carry a JSON body. Default: true for GET and POST, false for
@@ -77,10 +92,35 @@ export interface ApiResponse<T> {
   attempts: number;
 }
 
+/** An answer as received, for `sched api`. */
+export interface RawResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", "; secrets masked as in `body`. */
+  headers: Record<string, string>;
+  /** The body bytes, with the key and the request's secrets replaced by ****. */
+  body: Buffer;
+  /** With `expectJson`, the parsed body of a 2xx answer. */
+  json?: unknown;
+  /**
+   * For an answer that is not 2xx: the typed error the same answer gives every other command
+   * (its exit code follows the table: 401/403 -> 4, 404 -> 5, 400/422 -> 2, else 1).
+   */
+  error?: Error;
+  /** DELETE only: answered 404 after an earlier attempt may have deleted it. */
+  alreadyGone?: boolean;
+  attempts: number;
+}
+
 export interface ApiClient {
   readonly baseUrl: string;
   /** Sends one request (with retries where safe); non-2xx answers throw typed errors. */
   request<T>(req: ApiRequest): Promise<ApiResponse<T>>;
+  /**
+   * The same request, retries and failures, but an answer that is not 2xx is returned (with
+   * its error) rather than thrown. `expectJson`: a 2xx body must be JSON (checked and worded
+   * like request()).
+   */
+  requestRaw(req: ApiRequest & { expectJson?: boolean }): Promise<RawResponse>;
   /** Subscribes to every 429 this client meets; returns the unsubscribe function. */
   onRateLimit(listener: (info: RateLimitInfo) => void): () => void;
   close(): Promise<void>;
@@ -127,6 +167,13 @@ export function checkApiKey(raw: string): string {
   return key;
 }
 
+/** The bytes with each secret replaced (a body the server echoed a key or a header into). */
+function maskBytes(body: Buffer, mask: (s: string) => string): Buffer {
+  const text = body.toString('latin1');
+  const masked = mask(text);
+  return masked === text ? body : Buffer.from(masked, 'latin1');
+}
+
 /** Waits, or rejects (with nothing to say) when the signal aborts first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -165,6 +212,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   /** The --verbose line of one attempt. */
   function logAttempt(
+    mask: (s: string) => string,
     req: ApiRequest,
     url: URL,
     what: string,
@@ -173,14 +221,22 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     retryMs?: number,
   ) {
     log(
-      `${req.method} ${showUrl(url)} -> ${what} in ${ms} ms (attempt ${attempt}` +
+      mask(`${req.method} ${showUrl(url)} -> ${what} in ${ms} ms (attempt ${attempt}`) +
         (retryMs !== undefined ? `; retrying in ${seconds(retryMs)})` : ')'),
     );
   }
 
-  async function send<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+  type Outcome = { kind: 'ok'; res: ApiResponse<unknown> } | { kind: 'raw'; res: RawResponse };
+
+  async function send(req: ApiRequest, raw?: { expectJson: boolean }): Promise<Outcome> {
     if (req.method !== 'GET') opts.onWrite?.({ method: req.method, path: req.path });
-    const mask = masker([key, ...proxySecrets, ...(req.sensitive ?? [])]);
+    const secretHeaders = Object.entries(req.headers ?? {})
+      .filter(([name]) => isSecretHeader(name))
+      .map(([, v]) => v);
+    const mask = masker([key, ...proxySecrets, ...(req.sensitive ?? []), ...secretHeaders]);
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      log(`${req.method} ${req.path}: header ${name}: ${isSecretHeader(name) ? '****' : value}`);
+    }
     let mayHaveReached = false;
     let timeoutsRetried = 0;
     const wait = async (ms: number) => {
@@ -204,7 +260,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           timeoutsRetried,
           random: Math.random,
         });
-        logAttempt(req, r.url, f.code, r.ms, attempt, d.retry ? d.delayMs : undefined);
+        logAttempt(mask, req, r.url, f.code, r.ms, attempt, d.retry ? d.delayMs : undefined);
         if (!d.retry) {
           throw failureError(req, f, r.url, {
             attempts: attempt,
@@ -241,24 +297,52 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         { kind: 'answered', status: ans.status, retryAfterMs },
         { policy, timeoutsRetried, random: Math.random },
       );
-      logAttempt(req, ans.url, String(ans.status), r.ms, attempt, d.retry ? d.delayMs : undefined);
+      logAttempt(
+        mask,
+        req,
+        ans.url,
+        String(ans.status),
+        r.ms,
+        attempt,
+        d.retry ? d.delayMs : undefined,
+      );
+      const rawAnswer = (extra: Partial<RawResponse>): Outcome => ({
+        kind: 'raw',
+        res: {
+          status: ans.status,
+          headers: Object.fromEntries(Object.entries(ans.headers).map(([k, v]) => [k, mask(v)])),
+          body: maskBytes(ans.body, mask),
+          attempts: attempt,
+          ...extra,
+        },
+      });
       if (ans.status >= 200 && ans.status < 300) {
+        if (raw) {
+          return rawAnswer(raw.expectJson ? { json: parseBody(req, ans, true) } : {});
+        }
         const expect = req.expectBody ?? req.method !== 'DELETE';
         return {
-          status: ans.status,
-          headers: ans.headers,
-          body: parseBody(req, ans, expect) as T,
-          attempts: attempt,
+          kind: 'ok',
+          res: {
+            status: ans.status,
+            headers: ans.headers,
+            body: parseBody(req, ans, expect),
+            attempts: attempt,
+          },
         };
       }
       if (ans.status === 404 && req.method === 'DELETE' && mayHaveReached) {
         // An earlier attempt may have deleted it before its answer got lost: it is gone either way.
+        if (raw) return rawAnswer({ alreadyGone: true });
         return {
-          status: 204,
-          headers: ans.headers,
-          body: undefined as T,
-          alreadyGone: true,
-          attempts: attempt,
+          kind: 'ok',
+          res: {
+            status: 204,
+            headers: ans.headers,
+            body: undefined,
+            alreadyGone: true,
+            attempts: attempt,
+          },
         };
       }
       if (d.retry) {
@@ -266,7 +350,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         await wait(d.delayMs);
         continue;
       }
-      throw statusError(req, ans, {
+      const error = statusError(req, ans, {
         attempts: attempt,
         tooLongMs: d.tooLongMs,
         mask,
@@ -274,7 +358,16 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         baseUrl: opts.baseUrl,
         authHint: opts.authHint,
       });
+      if (raw) return rawAnswer({ error });
+      throw error;
     }
+  }
+
+  function track<R>(p: Promise<R>): Promise<R> {
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+    return p;
   }
 
   const inFlight = new Set<Promise<unknown>>();
@@ -282,13 +375,17 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   return {
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-    request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
-      if (closing) return Promise.reject(notSentError(req));
-      const p = send<T>(req);
-      inFlight.add(p);
-      const done = () => inFlight.delete(p);
-      p.then(done, done);
-      return p;
+    async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+      if (closing) throw notSentError(req);
+      const r = await track(send(req));
+      if (r.kind !== 'ok') throw new Error('unreachable: a raw answer to request()');
+      return r.res as ApiResponse<T>;
+    },
+    async requestRaw(req) {
+      if (closing) throw notSentError(req);
+      const r = await track(send(req, { expectJson: req.expectJson ?? false }));
+      if (r.kind !== 'raw') throw new Error('unreachable: a parsed answer to requestRaw()');
+      return r.res;
     },
     onRateLimit(listener) {
       listeners.add(listener);

@@ -1,10 +1,11 @@
 // One HTTP exchange over undici: the dispatchers (a pool per client, a proxy from the given
 // environment), the API key only to the configured origin, redirects for GET and DELETE (the
-// key dropped on another origin), a timeout per attempt, and a cap on the body read. Returns
+// key and secret-looking headers dropped on another origin), a timeout per attempt, and a cap on the body read. Returns
 // what happened; deciding to retry and wording errors are the client's (retry.ts, wording.ts).
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { classify, TIMED_OUT, tooLarge, type TransportFailure } from './failure.js';
-import type { HttpMethod } from './retry.js';
+import { isSecretHeader } from './headers.js';
+import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
 
@@ -27,6 +28,10 @@ export interface ExchangeRequest {
   path: string;
   query?: Array<[string, string]>;
   body?: unknown;
+  /** Bytes sent as they are (instead of `body` as JSON). */
+  rawBody?: Uint8Array;
+  /** Headers added to (or replacing) the defaults; those carrying a secret stay on the base origin. */
+  headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
 
@@ -129,7 +134,12 @@ export function createTransport(opts: TransportOptions): Transport {
     log: (line: string) => void,
   ): Promise<ExchangeResult> {
     let url = new URL(base.origin + basePath + req.path + encodeQuery(req.query));
-    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const payload =
+      req.rawBody !== undefined
+        ? req.rawBody
+        : req.body === undefined
+          ? undefined
+          : JSON.stringify(req.body);
     for (let hop = 0; ; hop++) {
       const crossOrigin = url.origin !== baseOrigin;
       const headers: Record<string, string> = {
@@ -137,6 +147,11 @@ export function createTransport(opts: TransportOptions): Transport {
         'content-type': 'application/json',
         'user-agent': opts.userAgent,
       };
+      for (const [name, value] of Object.entries(req.headers ?? {})) {
+        // A credential the user added follows the rule of the key: never to another host.
+        if (crossOrigin && isSecretHeader(name)) continue;
+        headers[name.toLowerCase()] = value;
+      }
       // The key goes only to the origin the user configured, never to where a redirect points.
       if (!crossOrigin) headers['x-api-key'] = opts.apiKey;
 
@@ -191,7 +206,7 @@ export function createTransport(opts: TransportOptions): Transport {
           location,
           url,
         });
-        if (req.method === 'POST') return refuse('post');
+        if (!isIdempotent(req.method)) return refuse('post');
         if (hop >= MAX_REDIRECTS) return refuse('too-many');
         let next: URL;
         try {

@@ -3,7 +3,7 @@
 //   body), 5xx and 429, up to `retries` times, exponential backoff with full jitter (base
 //   250 ms, ceiling 4 s). A timeout is retried once at most (a server that did not answer
 //   within --timeout rarely answers the third time, and each wait is a whole --timeout).
-// - POST: retried only when the service provably did not process it: nothing was sent
+// - POST (and PUT and PATCH, which only `sched api` sends): retried only when the service provably did not process it: nothing was sent
 //   (connection refused, a connect timeout, a temporary DNS failure), or it answered 429.
 //   A reset, timeout or cut-off answer after the POST was sent is never retried (the outcome
 //   is unknown), nor is any other answer.
@@ -13,7 +13,19 @@
 //   large, a request cut off because the command is ending (none heals by waiting).
 import type { FailureKind } from './failure.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Every method the client sends (`sched api -X` accepts these). */
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Whether a request may be sent again after it may have reached the service: GET and DELETE.
+ * Every other method is treated as a POST (retried only when provably not processed; a
+ * redirect is not followed; a lost answer leaves the outcome unknown).
+ */
+export function isIdempotent(method: HttpMethod): boolean {
+  return method === 'GET' || method === 'DELETE';
+}
 
 export interface RetryPolicy {
   retries: number;
@@ -69,7 +81,7 @@ export function decideRetry(
   { policy, timeoutsRetried, random }: RetryInputs,
 ): RetryDecision {
   const canRetry = attempt <= policy.retries;
-  const idempotent = method !== 'POST';
+  const idempotent = isIdempotent(method);
   if (outcome.kind === 'failed') {
     const transient = !PERMANENT.includes(outcome.failure);
     const isTimeout = outcome.failure === 'timeout' || outcome.failure === 'connect-timeout';

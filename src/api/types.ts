@@ -14,6 +14,17 @@ export function isEventName(value: string): value is EventName {
   return (EVENT_NAMES as readonly string[]).includes(value);
 }
 
+/**
+ * The service's endpoints, relative to the base URL, with what each method does there (shell
+ * completion of `sched api <path>`; docs/ list them too).
+ */
+export const API_ENDPOINTS: ReadonlyArray<{ path: string; what: string }> = [
+  { path: '/users/me/meeting-types', what: 'GET: list meeting types (paged)' },
+  { path: '/single-use-link', what: 'POST: create a single-use link' },
+  { path: '/webhooks', what: 'GET: list webhooks (paged); POST: create one' },
+  { path: '/webhooks/', what: 'DELETE /webhooks/<uuid>: delete a webhook' },
+];
+
 export interface MeetingType {
   name: string;
   description: string;

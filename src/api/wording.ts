@@ -13,7 +13,7 @@ import {
   type FailedRequest,
 } from '../errors.js';
 import type { TransportFailure } from './failure.js';
-import type { HttpMethod } from './retry.js';
+import { isIdempotent, type HttpMethod } from './retry.js';
 import { isLoopback, showUrl } from './url.js';
 import { joinClauses } from '../text/clauses.js';
 import type { Mask } from '../mask.js';
@@ -300,13 +300,13 @@ export function failureError(
       { request, code: 'bad_response' },
     );
   }
-  if (f.kind === 'cut-off' && req.method !== 'POST') {
+  if (f.kind === 'cut-off' && isIdempotent(req.method)) {
     return new ApiError(`the answer to ${target(req, url)} was cut off: ${f.detail}${after}`, {
       request,
       code: 'network',
     });
   }
-  if (req.method === 'POST' && !f.notSent) {
+  if (!isIdempotent(req.method) && !f.notSent) {
     const what =
       f.kind === 'timeout'
         ? `no answer from ${host} within ${seconds(c.timeoutMs)}`
@@ -314,7 +314,7 @@ export function failureError(
           ? `the answer from ${host} was cut off`
           : `the connection to ${host} failed (${f.code})`;
     return new NetworkError(
-      `${what} after the request was sent: the outcome of POST ${showUrl(url)} is unknown (not retried, to avoid a duplicate)`,
+      `${what} after the request was sent: the outcome of ${req.method} ${showUrl(url)} is unknown (not retried, to avoid a duplicate)`,
       {
         request,
         code,
@@ -395,7 +395,7 @@ export function redirectError(
   switch (why) {
     case 'post':
       return new ApiError(
-        `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location)}; a POST is not re-sent`,
+        `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location)}; a ${req.method} is not re-sent`,
         { ...fields, hint: BASE_URL_HINT },
       );
     case 'too-many':
@@ -454,10 +454,10 @@ export function interruptedError(
   inFlight?: { req: WordedRequest; url: URL },
 ): Interrupted {
   const signal = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
-  if (inFlight && inFlight.req.method === 'POST') {
+  if (inFlight && !isIdempotent(inFlight.req.method)) {
     const { req } = inFlight;
     return new Interrupted(
-      `interrupted while waiting for the answer to POST ${req.path}: it may have been processed`,
+      `interrupted while waiting for the answer to ${req.method} ${req.path}: it may have been processed`,
       {
         signal,
         outcomeUnknown: true,

@@ -5,7 +5,8 @@
 // layer never imports the commands.
 import type { Argument, Command, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../context.js';
-import { EVENT_NAMES } from '../api/types.js';
+import { API_ENDPOINTS, EVENT_NAMES } from '../api/types.js';
+import { HTTP_METHODS } from '../api/retry.js';
 
 /** What the command layer knows about its tree that commander does not record. */
 export interface TreeFacts {
@@ -89,6 +90,8 @@ const OPTION_VALUES: Record<string, ValueSource> = {
   '--file': files,
   '--payload-file': files,
   '--state': files,
+  '--input': files,
+  '--method': words(HTTP_METHODS),
 };
 
 /** Argument values by command path and argument name: names alone are too generic. */
@@ -99,6 +102,12 @@ function argumentValues(path: string[], arg: string, root: Command, facts: TreeF
     case 'events sample <event>':
     case 'events send <event>':
       return words(EVENT_NAMES);
+    case 'api <path>':
+      return {
+        kind: 'words',
+        words: API_ENDPOINTS.map((e) => e.path),
+        descriptions: API_ENDPOINTS.map((e) => e.what),
+      };
     case 'link create <meeting-type>':
       return dynamic('meeting-types');
     case 'webhooks rm <uuid>':

@@ -1,0 +1,52 @@
+import { arg, command, flag, input, list, value, type InputOf } from '../define.js';
+
+export const apiInput = input({
+  args: [
+    arg(
+      '<path>',
+      'path relative to the base URL, query string included (/webhooks, "webhooks?limit=5")',
+    ),
+  ],
+  options: [
+    value(
+      '-X, --method <method>',
+      'GET, POST, PUT, PATCH or DELETE (default GET, or POST when a body is given)',
+    ),
+    list(
+      '-f, --raw-field <key=value>',
+      'add a string field to the JSON body (key[]=v appends to a list)',
+    ),
+    list(
+      '-F, --field <key=value>',
+      'add a typed field: a number, true, false or null, else a string (key[]=v appends)',
+    ),
+    value('--input <file>', 'send the bytes of this file as the body ("-" reads stdin)'),
+    list('-H, --header <header>', "add a header, 'Name: value' (repeatable; not X-API-KEY)"),
+    flag('--paginate', 'read every page of a paged GET and print one array of all items'),
+    flag('-i, --include', 'print the status line and the response headers first'),
+  ],
+});
+export type ApiOptions = InputOf<typeof apiInput>;
+
+export const api = command({
+  name: 'api',
+  description: 'Make an authenticated request to any API path and print the answer',
+  input: apiInput,
+  examples: [
+    'sched api /webhooks',
+    'sched api "users/me/meeting-types?limit=5" --include',
+    "sched api webhooks -f url=https://example.com/hook -f 'events[]=meetingScheduled'",
+    'sched api single-use-link -F meeting_type_uuid=3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11',
+    'sched api -X DELETE webhooks/0d5c7a52-9a43-4c55-8d6f-6f4f3b2f9e10',
+    "sched api webhooks --paginate -o ndjson | jq -r '.url'",
+    'sched api webhooks --input webhook.json -H "Accept-Language: de"',
+  ],
+  json: "the response body as received (JSON pretty on a terminal, compact in a pipe; anything else as it came); with --paginate one array of every page's items (-o ndjson: one item per line)",
+  exitCodes: [
+    [1, 'the API answered another status that is not 2xx (the body is still printed)'],
+    [2, 'bad flags or body, found before sending; or the API answered 400 or 422'],
+    [4, 'the API answered 401 or 403'],
+    [5, 'the API answered 404'],
+  ],
+  load: () => import('./run.js'),
+});

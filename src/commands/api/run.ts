@@ -1,0 +1,156 @@
+// `sched api <path>`: one authenticated request through the same client as every command (key,
+// base URL, retries for GET and DELETE only, timeouts, proxies, redirect rule, --verbose), the
+// answer printed as received. A status that is not 2xx still prints its body on stdout, then
+// the error line on stderr and the exit code of the table (the error the client words).
+// Everything is checked before a request is sent.
+import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import type { Context } from '../../context.js';
+import type { ApiOptions } from './index.js';
+import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
+import { UsageError } from '../../errors.js';
+import { isJsonText, relayoutJson } from '../../output/json-text.js';
+import { quote } from '../../text/quote.js';
+import { apiHeaders, apiMethod, apiPath, fieldsBody, pagedPath } from './request.js';
+
+export async function run(ctx: Context, o: ApiOptions): Promise<void> {
+  const path = apiPath(o.path);
+  const headers = apiHeaders(o.header ?? []);
+  const fields = fieldsBody(o.rawField ?? [], o.field ?? []);
+  if (fields !== undefined && o.input !== undefined) {
+    throw new UsageError('give the body either as fields (-f, -F) or with --input, not both');
+  }
+  const method = apiMethod(o.method, fields !== undefined || o.input !== undefined);
+  const format = outputFormat(ctx, Boolean(o.paginate));
+  if (o.paginate && method !== 'GET') {
+    throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
+  }
+  if (o.paginate && o.include) {
+    throw new UsageError('--include cannot be combined with --paginate (one answer per page)');
+  }
+  const body =
+    o.input !== undefined
+      ? await readBody(ctx, o.input)
+      : fields !== undefined
+        ? Buffer.from(fields)
+        : undefined;
+
+  const client = await ctx.api();
+  const req: ApiRequest = { method, path, headers, rawBody: body, signal: ctx.signal };
+  if (o.paginate) return paginateAll(ctx, client, req, format === 'ndjson');
+
+  const res = await client.requestRaw(req);
+  if (o.include) await ctx.io.out(statusAndHeaders(res));
+  await printBody(ctx, res.body);
+  if (res.alreadyGone) {
+    ctx.io.err(
+      `note: ${method} ${path} answered 404 after an earlier attempt that may have reached it: it is gone either way`,
+    );
+    return;
+  }
+  if (res.error) throw res.error;
+}
+
+/** `sched api` prints JSON (or the body as it came): -o json, or -o ndjson with --paginate. */
+function outputFormat(ctx: Context, paginate: boolean): 'json' | 'ndjson' {
+  const { output, outputGiven } = ctx.globals;
+  if (!outputGiven || output === 'json') return 'json';
+  if (output === 'ndjson' && paginate) return 'ndjson';
+  throw new UsageError(
+    `sched api cannot print ${output}: it prints the body as received (json), or one item per line with --paginate -o ndjson`,
+  );
+}
+
+async function readBody(ctx: Context, file: string): Promise<Buffer> {
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError('--input - reads the body from stdin, but stdin is a terminal', {
+        hint: 'pipe the body in: sched api webhooks --input - < body.json',
+      });
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin) {
+      chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    }
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : (e as Error).message;
+    throw new UsageError(`cannot read --input ${quote(file)}: ${why}`);
+  }
+}
+
+function statusAndHeaders(res: RawResponse): string {
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
+  for (const [k, v] of Object.entries(res.headers)) lines.push(`${k}: ${v}`);
+  return lines.join('\n') + '\n\n';
+}
+
+/** The body as received; JSON laid out pretty on a terminal and compact in a pipe. */
+async function printBody(ctx: Context, body: Buffer): Promise<void> {
+  if (body.length === 0) return;
+  const text = body.toString('utf8');
+  if (isJsonText(text)) {
+    await ctx.io.out(relayoutJson(text, ctx.io.stdoutIsTTY ? 2 : 0) + '\n');
+  } else {
+    await ctx.io.out(text);
+  }
+}
+
+/**
+ * --paginate: every page of the list through the pager `--all` uses (a few pages in flight,
+ * slowing down on 429), the items printed as one JSON array or one per line.
+ */
+async function paginateAll(
+  ctx: Context,
+  client: ApiClient,
+  req: ApiRequest,
+  ndjson: boolean,
+): Promise<void> {
+  const { paginate, parseEnvelope } = await import('../../api/paginate.js');
+  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const { renderList } = await import('../../output/render.js');
+  const paged = pagedPath(req.path);
+  const what = `GET ${paged.path}`;
+  const listing = paginate<unknown>(
+    async (page, limit, signal, onRateLimit) => {
+      const query: Array<[string, string]> = [...paged.query, ['page', String(page)]];
+      if (limit !== undefined) query.push(['limit', String(limit)]);
+      const res = await client.requestRaw({
+        ...req,
+        path: paged.path,
+        query,
+        signal,
+        onRateLimit,
+        expectJson: true,
+      });
+      if (res.error) {
+        // Nothing is printed yet when the first page fails: its body is the answer to show.
+        if (page === 1) await printBody(ctx, res.body);
+        throw res.error;
+      }
+      return parseEnvelope(res.json, what);
+    },
+    {
+      all: true,
+      limit: paged.limit,
+      signal: ctx.signal,
+      what,
+      limiter: adaptivePageLimiter,
+    },
+  );
+  async function* pages(): AsyncGenerator<unknown[]> {
+    for await (const p of listing.pages()) yield p.items;
+  }
+  await renderList(ctx.io, { pages: pages() }, { format: ndjson ? 'ndjson' : 'json', columns: [] });
+}

@@ -1,0 +1,55 @@
+// JSON text laid out again without being parsed into values: numbers too large for a double,
+// key order and string escapes stay exactly as the server sent them (`sched api` prints
+// bodies "as received", only pretty on a terminal and compact in a pipe).
+
+/** Whether `text` is one JSON value (white space around it allowed). */
+export function isJsonText(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `text` (valid JSON: check with isJsonText first) with its white space replaced: none when
+ * `indent` is 0, else one member per line indented by `indent` spaces, like
+ * JSON.stringify(value, null, indent). No trailing newline.
+ */
+export function relayoutJson(text: string, indent: number): string {
+  const pretty = indent > 0;
+  let out = '';
+  let depth = 0;
+  const newline = () => (pretty ? '\n' + ' '.repeat(indent * depth) : '');
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (ch === '{' || ch === '[') {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] === (ch === '{' ? '}' : ']')) {
+        out += ch + text[j];
+        i = j;
+      } else {
+        depth++;
+        out += ch + newline();
+      }
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+      out += newline() + ch;
+    } else if (ch === ',') {
+      out += ',' + newline();
+    } else if (ch === ':') {
+      out += pretty ? ': ' : ':';
+    } else if (!/\s/.test(ch)) {
+      out += ch;
+    }
+  }
+  return out;
+}
