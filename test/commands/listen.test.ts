@@ -241,8 +241,11 @@ describe('sched webhooks listen', () => {
     for (const argv of [
       ['--forward-to', 'not a url'],
       ['--register', 'ftp://x.example'],
-      ['--event', 'meetingScheduled'],
+      ['--event', 'meetingSchedule'],
       ['--register', 'https://x.example/hook', '--event', 'meetingBooked'],
+      ['--forward-to', 'meetingBooked=http://localhost:3000/x'],
+      ['--event', 'meetingCancelled', '--forward-to', 'meetingScheduled=http://localhost:3000/x'],
+      ['--forward-to', 'meetingCancelled=ftp://localhost/x'],
     ]) {
       const io = createBufferIO();
       const code = await runCli(['webhooks', 'listen', '--port', '0', ...argv], { io, env: {} });
@@ -266,5 +269,100 @@ describe('sched webhooks listen', () => {
     } finally {
       srv.close();
     }
+  });
+});
+
+describe('sched webhooks listen --event and routed --forward-to', () => {
+  const delivery = (event: string, uuid: string) =>
+    JSON.stringify({ event, uuid, data: { uuid: `m-${uuid}` } });
+
+  it('keeps only the --event names: others answered 200, neither shown nor forwarded, counted on stop', async () => {
+    const down = await startReceiver();
+    receivers.push(down);
+    running = await listen([
+      '--json',
+      '--event',
+      'meetingCancelled',
+      '--event',
+      'meetingrescheduled',
+      '--forward-to',
+      down.url,
+    ]);
+    const l = running;
+    expect(l.stderr()).toMatch(
+      /keeping only meetingCancelled, meetingRescheduled; other events are answered 200 and skipped/,
+    );
+    const answers = [];
+    for (const [event, uuid] of [
+      ['meetingScheduled', 'n1'],
+      ['meetingCancelled', 'n2'],
+      ['meetingScheduled', 'n3'],
+      ['meetingRescheduled', 'n4'],
+    ] as const) {
+      answers.push((await post(l.url, delivery(event, uuid))).status);
+    }
+    expect(answers).toEqual([200, 200, 200, 200]);
+    await until(() => lines(l.stdout()).length === 2, 'two kept deliveries');
+    await down.waitFor(2);
+    expect(lines(l.stdout()).map((x) => (JSON.parse(x) as { uuid: string }).uuid)).toEqual([
+      'n2',
+      'n4',
+    ]);
+    expect(
+      down.received.map((r) => (JSON.parse(r.body.toString()) as { uuid: string }).uuid),
+    ).toEqual(['n2', 'n4']);
+    expect(await l.stop()).toBe(130);
+    expect(l.stderr()).toMatch(
+      /skipped 2 deliveries of other events than meetingCancelled, meetingRescheduled\n/,
+    );
+    expect(l.stderr()).toMatch(/after 2 deliveries\n$/);
+  });
+
+  it('routes event=url targets to their event only, a plain URL gets every delivery, a failing target does not stop the others', async () => {
+    const cancel = await startReceiver({ path: '/cancel' });
+    const all = await startReceiver({ path: '/all' });
+    const dead = await startReceiver({ path: '/gone' });
+    receivers.push(cancel, all);
+    await dead.close();
+    running = await listen([
+      '--secret',
+      SECRET,
+      '--forward-to',
+      `meetingCancelled=${cancel.url}`,
+      '--forward-to',
+      all.url,
+      '--forward-to',
+      `meetingScheduled=${dead.url}`,
+    ]);
+    const l = running;
+    expect(l.stderr()).toContain(`forwarding meetingCancelled to ${cancel.url}`);
+    expect(l.stderr()).toContain(`forwarding each delivery to ${all.url}`);
+    const bodies = {
+      scheduled: delivery('meetingScheduled', 'r1'),
+      cancelled: delivery('meetingCancelled', 'r2'),
+      rescheduled: delivery('meetingRescheduled', 'r3'),
+    };
+    for (const body of Object.values(bodies)) {
+      await post(l.url + 'in', body, { 'webhook-signature': sign(body), 'x-trace': 't-1' });
+    }
+    await all.waitFor(3);
+    await cancel.waitFor(1);
+    await until(() => /forward to .*\/gone failed/.test(l.stdout()), 'the failed forward line');
+    // Exactly their events, exact bytes and headers.
+    expect(cancel.received.map((r) => r.body.toString())).toEqual([bodies.cancelled]);
+    expect(all.received.map((r) => r.body.toString()).sort()).toEqual(Object.values(bodies).sort());
+    const got = cancel.received[0]!;
+    expect(got.headers['webhook-signature']).toBe(sign(bodies.cancelled));
+    expect(got.headers['x-trace']).toBe('t-1');
+    expect(got.url).toBe('/cancel');
+    // The dead target is reported on its line; the scheduled delivery still reached `all`.
+    const out = lines(l.stdout());
+    const scheduledAt = out.findIndex((x) => x.includes('meetingScheduled'));
+    expect(out.slice(scheduledAt + 1, scheduledAt + 3).join('\n')).toMatch(
+      /forward to http:\/\/127\.0\.0\.1:\d+\/gone failed: connection refused/,
+    );
+    expect(out.slice(scheduledAt + 1, scheduledAt + 3).join('\n')).toMatch(
+      /forwarded to http:\/\/127\.0\.0\.1:\d+\/all: 200/,
+    );
   });
 });

@@ -430,9 +430,31 @@ const CASES: BadInput[] = [
   ),
   {
     cmd: 'webhooks listen',
-    what: '--event without --register',
-    argv: () => ['webhooks', 'listen', '--port', '0', '--event', 'meetingScheduled'],
-    error: /--event.*--register/,
+    what: 'an unknown --event (without --register)',
+    argv: () => ['webhooks', 'listen', '--port', '0', '--event', 'meetingSchedule'],
+    error: /unknown event "meetingSchedule" \(did you mean "meetingScheduled"\?\)/,
+  },
+  {
+    cmd: 'webhooks listen',
+    what: '--forward-to routing an unknown event',
+    argv: () => ['webhooks', 'listen', '--port', '0', '--forward-to', 'meetingBooked=' + HOOK],
+    error: /--forward-to .*unknown event "meetingBooked"/,
+  },
+  {
+    cmd: 'webhooks listen',
+    what: '--forward-to routing an event --event does not keep',
+    argv: () => [
+      'webhooks',
+      'listen',
+      '--port',
+      '0',
+      '--event',
+      'meetingCancelled',
+      '--forward-to',
+      'meetingScheduled=' + HOOK,
+    ],
+    error:
+      /--forward-to meetingScheduled=… would receive nothing: --event keeps only meetingCancelled/,
   },
   {
     cmd: 'webhooks listen',

@@ -69,9 +69,15 @@ export const listenInput = input({
     }),
     value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
     webhookSecretOption('secret to verify signatures with', ''),
-    value('--forward-to <url>', 're-send each delivery (raw body and headers) to this URL'),
+    list(
+      '--forward-to <[event=]url>',
+      're-send each delivery (exact body and headers) to this URL; event=url routes only that event there (repeatable)',
+    ),
     value('--register <public-url>', 'create a webhook for this public URL now, delete it on exit'),
-    list('--event <name>', 'events to subscribe with --register (repeatable; default all)'),
+    list(
+      '--event <name>',
+      'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)',
+    ),
   ],
 });
 export type WebhooksListenOptions = InputOf<typeof listenInput>;
@@ -149,6 +155,8 @@ export const webhooks = command({
       examples: [
         'SCHED_WEBHOOK_SECRET="$SECRET" sched webhooks listen --port 4020',
         'sched webhooks listen --register https://abc.ngrok.app/hook --forward-to http://localhost:3000/hook',
+        'sched webhooks listen --event meetingCancelled --event meetingRescheduled',
+        'sched webhooks listen --forward-to meetingCancelled=http://localhost:3000/cancel --forward-to http://localhost:3000/all',
         'sched webhooks listen --json | jq .event',
       ],
       json: 'one NDJSON object per delivery: {"event","uuid","signature","signatureReason",...}; signature is valid, invalid, missing or unchecked',

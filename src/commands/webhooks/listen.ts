@@ -18,7 +18,12 @@ import type { WebhooksListenOptions } from './index.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
 import { Failure, QuietExit, UsageError } from '../../errors.js';
-import { parseEventList } from '../../webhooks/event-names.js';
+import {
+  canonicalEventName,
+  eventNameProblem,
+  parseEventList,
+} from '../../webhooks/event-names.js';
+import { quote } from '../../text/quote.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
 import { diagnoseSignature, likelyCause } from '../../webhooks/signature.js';
@@ -39,20 +44,16 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   const port = flags.port;
   // A blank --host means the default one.
   const host = flags.host.trim() || LOCAL_HOST;
-  const forwardTo: ForwardTarget[] = [];
-  if (flags.forwardTo !== undefined) {
-    forwardTo.push({ url: new URL(checkWebhookUrl(flags.forwardTo, '--forward-to')) });
-  }
   let registerUrl: string | undefined;
   if (flags.register !== undefined) {
     // The same rule as `webhooks add --url`: what add refuses is never registered.
     registerUrl = checkWebhookUrl(flags.register, '--register');
   }
-  const eventFlags = flags.event ?? [];
-  if (eventFlags.length > 0 && !registerUrl) {
-    throw new UsageError('--event only applies with --register (it chooses what to subscribe to)');
-  }
-  const events: EventName[] = parseEventList(eventFlags);
+  // --event keeps only those events (and is what --register subscribes to).
+  const kept: EventName[] | undefined =
+    flags.event !== undefined ? parseEventList(flags.event) : undefined;
+  const events: EventName[] = kept ?? parseEventList(undefined);
+  const forwardTo = forwardTargets(flags.forwardTo ?? [], kept);
 
   const given = await resolveSecret(ctx, flags.secret, { prompt: false, why: '' });
   let secret = given?.secret;
@@ -93,6 +94,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
 
   const seen = new SeenNotifications();
   let count = 0;
+  let skipped = 0;
   let warnedUnchecked = false;
   const inFlight = new Set<Promise<void>>();
 
@@ -115,6 +117,11 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       signatureReason,
       duplicate: false,
     });
+    if (kept && !kept.some((e) => e === record.event)) {
+      // Answered 200 already, like every delivery; neither shown nor forwarded.
+      skipped += 1;
+      return;
+    }
     const { duplicate, firstAt } = seen.check(record.uuid ?? undefined, receivedAt);
     record.duplicate = duplicate;
     count += 1;
@@ -137,6 +144,8 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       );
       record.forward = reports[0];
       if (!json) for (const f of reports) await write(forwardLine(io.color, f) + '\n');
+      // Every target's report, in the order given (`forward` keeps the first, as before).
+      if (json) return write(JSON.stringify({ ...record, forwards: reports }) + '\n');
     }
     if (json) await write(JSON.stringify(record) + '\n');
   }
@@ -173,7 +182,12 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   ctx.defer(() => receiver.close());
   const localUrl = displayUrl(host, receiver.port);
   io.err(`listening on ${localUrl} (any path); ${secretNote}`);
-  for (const t of forwardTo) io.err(`forwarding each delivery to ${t.url.toString()}`);
+  if (kept) {
+    io.err(`keeping only ${kept.join(', ')}; other events are answered 200 and skipped`);
+  }
+  for (const t of forwardTo) {
+    io.err(`forwarding ${t.events ? t.events.join(', ') : 'each delivery'} to ${t.url.toString()}`);
+  }
 
   // --register: the webhook exists exactly as long as this listener.
   const registration = new ListenerWebhook(
@@ -209,6 +223,11 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   await receiver.close();
   await Promise.allSettled([...inFlight]);
   await registration.unregister();
+  if (kept) {
+    io.err(
+      `skipped ${skipped} ${skipped === 1 ? 'delivery' : 'deliveries'} of other events than ${kept.join(', ')}`,
+    );
+  }
   const summary = `stopped listening on ${localUrl} after ${count} ${count === 1 ? 'delivery' : 'deliveries'}`;
   io.err(summary + (registration.outcome ? `; ${registration.outcome}` : ''));
   if (registration.failed && registration.webhook) {
@@ -219,6 +238,38 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   }
   // Ctrl-C or SIGTERM is how a server is meant to end (like a closed stdout): a clean stop is
   // exit 0, with nothing left behind.
+}
+
+/**
+ * The --forward-to values: `url` receives every kept delivery, `event=url` only that event's.
+ * Each URL passes the rule of `webhooks add --url`, each event the event-name rule; a route
+ * for an event that --event does not keep would never fire, so it is a mistake.
+ */
+export function forwardTargets(
+  values: readonly string[],
+  kept: readonly EventName[] | undefined,
+): ForwardTarget[] {
+  return values.map((raw) => {
+    const eq = raw.indexOf('=');
+    const head = eq > 0 ? raw.slice(0, eq) : '';
+    // `https://x/?a=b` is a plain URL: an event name has neither ':' nor '/'.
+    if (head === '' || /[:/]/.test(head)) {
+      return { url: new URL(checkWebhookUrl(raw, '--forward-to')) };
+    }
+    const event = canonicalEventName(head);
+    if (!event) {
+      throw new UsageError(`--forward-to ${quote(raw)}: ${eventNameProblem(head)}`, {
+        hint: 'route one event as <event>=<url>, e.g. meetingCancelled=http://localhost:3000/cancel',
+      });
+    }
+    if (kept && !kept.includes(event)) {
+      throw new UsageError(
+        `--forward-to ${event}=… would receive nothing: --event keeps only ${kept.join(', ')}`,
+        { hint: `add --event ${event}, or drop that route` },
+      );
+    }
+    return { url: new URL(checkWebhookUrl(raw.slice(eq + 1), '--forward-to')), events: [event] };
+  });
 }
 
 /** The webhook calls of --register, on the command's API client (loaded when first needed). */
