@@ -465,6 +465,46 @@ export const COMMANDS: CommandSpec[] = [
     checkOk: (r) => expect(r.stdout.split('\t')[0]).toBe(MEETING_UUID),
   },
   {
+    // `sched api` checks no shapes: a 2xx body (HTML, broken JSON, empty) is printed as it
+    // came, so its request is 'none' (nothing to check); every status and failure follows
+    // the table like any POST.
+    name: 'api -X POST webhooks -f -F',
+    argv: () => [
+      'api',
+      '-X',
+      'POST',
+      'webhooks',
+      '-f',
+      `url=${NEW_HOOK}`,
+      '-f',
+      'events[]=meetingScheduled',
+      '-F',
+      'active=true',
+    ],
+    requests: [R.createWebhook({ id: 'POST webhook (raw)', shape: 'none' })],
+    checkOk: (r, c) => {
+      const post = c.requests.filter((q) => q.method === 'POST');
+      expect(post.at(-1)!.body).toBe(
+        `{"url":"${NEW_HOOK}","events":["meetingScheduled"],"active":true}`,
+      );
+      if (r.stdout.startsWith('{"uuid"')) {
+        expect((JSON.parse(r.stdout) as { uuid: string }).uuid).toBe(WH_NEW_UUID);
+      }
+    },
+  },
+  {
+    // --paginate reads a paged list like --all does, so its answers are checked as a list.
+    name: 'api --paginate',
+    argv: () => ['api', 'users/me/meeting-types?limit=1', '--paginate', '-o', 'ndjson'],
+    requests: [R.meetingTypesPage(1), R.meetingTypesPage(2)],
+    checkOk: (r) => {
+      expect(lines(r.stdout).map((l) => (JSON.parse(l) as { uuid: string }).uuid)).toEqual([
+        MT1.uuid,
+        MT2.uuid,
+      ]);
+    },
+  },
+  {
     name: '__complete meeting-types',
     argv: () => ['__complete', 'meeting-types'],
     requests: [R.meetingTypes()],
