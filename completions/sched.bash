@@ -14,6 +14,7 @@ __sched_sub() {
     '|events') REPLY='events' ;;
     '|sig') REPLY='sig' ;;
     '|sandbox') REPLY='sandbox' ;;
+    '|api') REPLY='api' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'auth|login') REPLY='auth login' ;;
@@ -42,7 +43,7 @@ __sched_sub() {
 __sched_commands() {
   REPLY=''
   case "$1" in
-    '') REPLY='auth profiles types link webhooks events sig sandbox completion help' ;;
+    '') REPLY='auth profiles types link webhooks events sig sandbox api completion help' ;;
     'auth') REPLY='login status logout' ;;
     'profiles') REPLY='ls' ;;
     'types') REPLY='list' ;;
@@ -85,6 +86,7 @@ __sched_flags() {
     'sandbox book') REPLY='--name --email --at --timezone --help' ;;
     'sandbox cancel') REPLY='--reason --help' ;;
     'sandbox reschedule') REPLY='--at --help' ;;
+    'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
   esac
@@ -176,6 +178,14 @@ __sched_option_value() {
       case "$2" in
         --at) REPLY='n'; return 0 ;;
       esac ;;
+    'api')
+      case "$2" in
+        -X|--method) REPLY='w:GET POST PUT PATCH DELETE'; return 0 ;;
+        -f|--raw-field) REPLY='n'; return 0 ;;
+        -F|--field) REPLY='n'; return 0 ;;
+        --input) REPLY='f'; return 0 ;;
+        -H|--header) REPLY='n'; return 0 ;;
+      esac ;;
   esac
   case "$2" in
     --profile) REPLY='d:profiles'; return 0 ;;
@@ -193,8 +203,9 @@ __sched_argument_value() {
     'webhooks rm|'*) REPLY='d:webhooks' ;;
     'events sample|0') REPLY='w:meetingScheduled meetingCancelled meetingRescheduled' ;;
     'events send|0') REPLY='w:meetingScheduled meetingCancelled meetingRescheduled' ;;
+    'api|0') REPLY='w:/users/me/meeting-types /single-use-link /webhooks /webhooks/' ;;
     'completion|0') REPLY='w:bash zsh fish' ;;
-    'help|0') REPLY='w:auth profiles types link webhooks events sig sandbox completion help environment exit-codes' ;;
+    'help|0') REPLY='w:auth profiles types link webhooks events sig sandbox api completion help environment exit-codes' ;;
     *) return 1 ;;
   esac
 }

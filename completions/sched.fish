@@ -21,6 +21,8 @@ function __sched_sub
             echo 'sig'
         case '|sandbox'
             echo 'sandbox'
+        case '|api'
+            echo 'api'
         case '|completion'
             echo 'completion'
         case '|help'
@@ -91,7 +93,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--to' '--payload-file' '--service-name' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--to' '--payload-file' '--service-name' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -151,7 +153,11 @@ function __sched_dynamic
 end
 
 function __sched_values_1
-    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings and signed deliveries' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
+    printf '%s\t%s\n' '/users/me/meeting-types' 'GET: list meeting types (paged)' '/single-use-link' 'POST: create a single-use link' '/webhooks' 'GET: list webhooks (paged); POST: create one' '/webhooks/' 'DELETE /webhooks/<uuid>: delete a webhook'
+end
+
+function __sched_values_2
+    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings and signed deliveries' 'api' 'Make an authenticated request to any API path and print the answer' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
 end
 
 complete -c sched -f
@@ -173,6 +179,7 @@ complete -c sched -f -n '__sched_command \'\'' -a 'webhooks' -d 'Manage webhook 
 complete -c sched -f -n '__sched_command \'\'' -a 'events' -d 'Sample and send webhook deliveries'
 complete -c sched -f -n '__sched_command \'\'' -a 'sig' -d 'Compute and verify webhook signatures'
 complete -c sched -f -n '__sched_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings and signed deliveries'
+complete -c sched -f -n '__sched_command \'\'' -a 'api' -d 'Make an authenticated request to any API path and print the answer'
 complete -c sched -f -n '__sched_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sched -f -n '__sched_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
 complete -c sched -n '__sched_at \'\'' -s V -l version -f -d 'print the version'
@@ -214,9 +221,9 @@ complete -c sched -n '__sched_at \'webhooks sync\'' -l dry-run -f -d 'print the 
 complete -c sched -n '__sched_at \'webhooks listen\'' -l port -r -f -d 'port to listen on (0 = any free port)'
 complete -c sched -n '__sched_at \'webhooks listen\'' -l host -r -f -d 'address to listen on'
 complete -c sched -n '__sched_at \'webhooks listen\'' -l secret -r -f -d 'secret to verify signatures with (else SCHED_WEBHOOK_SECRET); a value given here is visible to other users in `ps` while it runs: prefer SCHED_WEBHOOK_SECRET'
-complete -c sched -n '__sched_at \'webhooks listen\'' -l forward-to -r -f -d 're-send each delivery (raw body and headers) to this URL'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l forward-to -r -f -d 're-send each delivery (exact body and headers) to this URL; event=url routes only that event there (repeatable)'
 complete -c sched -n '__sched_at \'webhooks listen\'' -l register -r -f -d 'create a webhook for this public URL now, delete it on exit'
-complete -c sched -n '__sched_at \'webhooks listen\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'events to subscribe with --register (repeatable; default all)'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)'
 complete -c sched -f -n '__sched_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c sched -f -n '__sched_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
 complete -c sched -n '__sched_argument \'events sample\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
@@ -248,5 +255,13 @@ complete -c sched -n '__sched_at \'sandbox book\'' -l at -r -f -d 'start time (d
 complete -c sched -n '__sched_at \'sandbox book\'' -l timezone -r -f -d 'invitee time zone, e.g. America/New_York (default: UTC)'
 complete -c sched -n '__sched_at \'sandbox cancel\'' -l reason -r -f -d 'cancellation reason'
 complete -c sched -n '__sched_at \'sandbox reschedule\'' -l at -r -f -d 'the new start time, ISO 8601'
+complete -c sched -n '__sched_at \'api\'' -s X -l method -r -f -a 'GET\\t POST\\t PUT\\t PATCH\\t DELETE\\t' -d 'GET, POST, PUT, PATCH or DELETE (default GET, or POST when a body is given)'
+complete -c sched -n '__sched_at \'api\'' -s f -l raw-field -r -f -d 'add a string field to the JSON body (key[]=v appends to a list)'
+complete -c sched -n '__sched_at \'api\'' -s F -l field -r -f -d 'add a typed field: a number, true, false or null, else a string (key[]=v appends)'
+complete -c sched -n '__sched_at \'api\'' -l input -r -F -d 'send the bytes of this file as the body ("-" reads stdin)'
+complete -c sched -n '__sched_at \'api\'' -s H -l header -r -f -d 'add a header, \'Name: value\' (repeatable; not X-API-KEY)'
+complete -c sched -n '__sched_at \'api\'' -l paginate -f -d 'read every page of a paged GET and print one array of all items'
+complete -c sched -n '__sched_at \'api\'' -s i -l include -f -d 'print the status line and the response headers first'
+complete -c sched -n '__sched_argument \'api\' 0 one' -f -a '(__sched_values_1)' -d 'path relative to the base URL, query string included (/webhooks, "webhooks?limit=5")'
 complete -c sched -n '__sched_argument \'completion\' 0 one' -f -a 'bash\\t zsh\\t fish\\t' -d 'bash, zsh or fish'
-complete -c sched -n '__sched_argument \'help\' 0 one' -f -a '(__sched_values_1)' -d 'a command path (e.g. "webhooks add") or a topic'
+complete -c sched -n '__sched_argument \'help\' 0 one' -f -a '(__sched_values_2)' -d 'a command path (e.g. "webhooks add") or a topic'

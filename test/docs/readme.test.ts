@@ -48,11 +48,12 @@ function commandPaths(code: string): string[] {
       'events',
       'sig',
       'sandbox',
+      'api',
       'completion',
       'help',
     ];
     if (!known.includes(words[0]!)) continue;
-    const withVerb = ['sandbox', 'completion', 'help'].includes(words[0]!)
+    const withVerb = ['sandbox', 'api', 'completion', 'help'].includes(words[0]!)
       ? words[0] === 'sandbox' && ['book', 'cancel', 'reschedule'].includes(words[1] ?? '')
         ? words.slice(0, 2)
         : words.slice(0, 1)
