@@ -62,6 +62,9 @@ describe('decideRetry: transport failures', () => {
     expect(decide(1, 'GET', failed(kind, notSent))).toEqual(idem);
     expect(decide(1, 'DELETE', failed(kind, notSent))).toEqual(idem);
     expect(decide(1, 'POST', failed(kind, notSent))).toEqual(post);
+    // PUT and PATCH (only `sched api` sends them) follow the POST rule.
+    expect(decide(1, 'PUT', failed(kind, notSent))).toEqual(post);
+    expect(decide(1, 'PATCH', failed(kind, notSent))).toEqual(post);
   });
 
   it('stops after `retries` retries: attempt 4 is the last', () => {
@@ -105,6 +108,8 @@ describe('decideRetry: answers', () => {
     expect(decide(1, 'GET', answered(status, after))).toEqual(idem);
     expect(decide(1, 'DELETE', answered(status, after))).toEqual(idem);
     expect(decide(1, 'POST', answered(status, after))).toEqual(post);
+    expect(decide(1, 'PUT', answered(status, after))).toEqual(post);
+    expect(decide(1, 'PATCH', answered(status, after))).toEqual(post);
   });
 
   it('no retry after the last attempt, even for a 429', () => {
