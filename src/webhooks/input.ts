@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { Interrupted, UsageError } from '../errors.js';
+import { fileProblem } from '../text/file-problem.js';
 import { signStream, type StreamedSignature } from './signature.js';
 
 export type SecretSource = 'flag' | 'env' | 'prompt';
@@ -84,18 +85,7 @@ export async function payloadSource(ctx: Context, flag: unknown): Promise<Payloa
 }
 
 function payloadFileError(file: string, e: unknown): UsageError {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : e instanceof Error
-            ? e.message
-            : String(e);
-  return new UsageError(`cannot read payload file "${file}": ${why}`);
+  return new UsageError(`cannot read payload file "${file}": ${fileProblem(e)}`);
 }
 
 /** Opens the payload as a stream of raw bytes (never decoded), cut short by Ctrl-C. */

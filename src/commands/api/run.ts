@@ -10,6 +10,7 @@ import type { ApiOptions } from './index.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { isJsonText, relayoutJson } from '../../output/json-text.js';
+import { fileProblem } from '../../text/file-problem.js';
 import { quote } from '../../text/quote.js';
 import { apiHeaders, apiMethod, apiPath, fieldsBody, pagedPath } from './request.js';
 
@@ -77,16 +78,7 @@ async function readBody(ctx: Context, file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'permission denied'
-            : (e as Error).message;
-    throw new UsageError(`cannot read --input ${quote(file)}: ${why}`);
+    throw new UsageError(`cannot read --input ${quote(file)}: ${fileProblem(e)}`);
   }
 }
 

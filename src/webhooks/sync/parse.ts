@@ -4,6 +4,7 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as YamlNs from 'yaml';
+import { fileProblem } from '../../text/file-problem.js';
 import { lineColumn, locateJsonError } from '../../text/json-error.js';
 
 /**
@@ -19,16 +20,8 @@ function tooLarge(name: string, bytes: number | undefined): string {
 
 export type ReadOutcome = { ok: true; name: string; text: string } | { ok: false; problem: string };
 
-function cannotRead(file: string, code: string | undefined): string {
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : (code ?? 'unreadable');
-  return `cannot read ${file}: ${why}`;
+function cannotRead(file: string, e: unknown): string {
+  return `cannot read ${file}: ${fileProblem(e)}`;
 }
 
 /**
@@ -58,7 +51,11 @@ export async function readSyncInput(file: string, stdin: Readable): Promise<Read
   try {
     fh = await open(file, 'r');
     const st = await fh.stat();
-    if (st.isDirectory()) return { ok: false, problem: cannotRead(file, 'EISDIR') };
+    if (st.isDirectory())
+      return {
+        ok: false,
+        problem: cannotRead(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })),
+      };
     if (st.isFile() && st.size > MAX_SYNC_FILE_BYTES) {
       return { ok: false, problem: tooLarge(name, st.size) };
     }
@@ -66,7 +63,7 @@ export async function readSyncInput(file: string, stdin: Readable): Promise<Read
       if (!take(c as Buffer)) return { ok: false, problem: tooLarge(name, undefined) };
     }
   } catch (e) {
-    return { ok: false, problem: cannotRead(file, (e as NodeJS.ErrnoException).code) };
+    return { ok: false, problem: cannotRead(file, e) };
   } finally {
     await fh?.close();
   }
