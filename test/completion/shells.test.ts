@@ -87,15 +87,33 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
       expect(await c('sched events send meetingC')).toEqual(['meetingCancelled']);
     });
 
+    it('completes the known API paths and the methods for sched api', async () => {
+      expect(sorted(await c('sched api '))).toEqual([
+        '/single-use-link',
+        '/users/me/meeting-types',
+        '/webhooks',
+        '/webhooks/',
+      ]);
+      expect(sorted(await c('sched api /webhooks -X '))).toEqual([
+        'DELETE',
+        'GET',
+        'PATCH',
+        'POST',
+        'PUT',
+      ]);
+      expect(await c('sched api /webhooks --method PA')).toEqual(['PATCH']);
+    });
+
     it('completes a value written as --flag=value', async () => {
       const got = await c('sched webhooks add --event=meetingS');
       // fish offers the whole word, bash and zsh the part after "=".
       expect(got.map((x) => x.replace(/^--event=/, ''))).toEqual(['meetingScheduled']);
     });
 
-    it('completes file names for --file, --payload-file and --state', async () => {
+    it('completes file names for --file, --payload-file, --state and --input', async () => {
       const dir = join(ws.dir, 'files') + '/';
       for (const line of [
+        `sched api webhooks --input ${dir}hooks.`,
         `sched webhooks sync --file ${dir}hooks.`,
         `sched events send meetingScheduled --to http://x --payload-file ${dir}hooks.`,
         `sched sandbox --state ${dir}hooks.`,
