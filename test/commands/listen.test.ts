@@ -311,7 +311,7 @@ describe('sched webhooks listen --event and routed --forward-to', () => {
     expect(
       down.received.map((r) => (JSON.parse(r.body.toString()) as { uuid: string }).uuid),
     ).toEqual(['n2', 'n4']);
-    expect(await l.stop()).toBe(130);
+    await l.stop();
     expect(l.stderr()).toMatch(
       /skipped 2 deliveries of other events than meetingCancelled, meetingRescheduled\n/,
     );
