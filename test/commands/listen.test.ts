@@ -226,6 +226,7 @@ describe('sched webhooks listen', () => {
     await until(() => lines(l.stdout()).length === 1, 'one object');
     expect(JSON.parse(lines(l.stdout())[0]!)).toMatchObject({
       forward: { url: down.url, status: 200 },
+      forwards: [{ url: down.url, status: 200 }],
     });
   });
 
