@@ -260,6 +260,15 @@ describe('sched api: the answer', () => {
     expect(srv.count('GET', '/api/webhooks')).toBe(2);
   });
 
+  it('a DELETE answered 404 on a retry is gone either way: exit 0 with a note', async () => {
+    srv.on('DELETE', '/api/webhooks/w9', f.status(503), f.json(404, { message: 'Not found.' }));
+    const r = await api(['-X', 'DELETE', 'webhooks/w9']);
+    expect(srv.count('DELETE', '/api/webhooks/w9')).toBe(2);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"message":"Not found."}\n');
+    expect(r.stderr).toMatch(/^note: DELETE \/webhooks\/w9 answered 404 after an earlier attempt/);
+  });
+
   it('never sends the key or an Authorization header to another host on a redirect', async () => {
     const other = await startFaultServer();
     try {
