@@ -162,8 +162,9 @@ describe('sched api: refused before anything is sent (exit 2)', () => {
     [['web hooks'], /white space/],
     [['webhooks', '--paginate', '-X', 'POST'], /--paginate reads the pages of a GET/],
     [['webhooks', '--paginate', '-i'], /--include cannot be combined with --paginate/],
-    [['webhooks', '-o', 'csv'], /sched api cannot print csv/],
-    [['webhooks', '-o', 'ndjson'], /cannot print ndjson/],
+    [['webhooks', '-o', 'csv'], /sched api cannot print csv; it prints table, json, ndjson/],
+    [['webhooks', '-o', 'ndjson'], /-o ndjson .* needs --paginate/],
+    [['webhooks', '--json', '-o', 'ndjson'], /--json and -o ndjson ask for two formats/],
   ];
   for (const [argv, error] of cases) {
     it(argv.join(' '), async () => {

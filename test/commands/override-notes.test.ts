@@ -136,11 +136,33 @@ const WRITING: Row[] = [
     run(async () => ['sandbox', 'reschedule', await newMeeting(), '--at', '2030-01-15T15:00:00Z']),
   ],
   ['webhooks listen --register', listenRegister],
+  [
+    'api -X POST (a raw write)',
+    run(() => [
+      'api',
+      'webhooks',
+      '-f',
+      'url=https://g.example.test/h',
+      '-f',
+      'events[]=meetingCancelled',
+    ]),
+  ],
+  [
+    'api -X DELETE',
+    run(async () => [
+      'api',
+      '-X',
+      'DELETE',
+      `webhooks/${await newWebhook('https://h.example.test/h')}`,
+    ]),
+  ],
 ];
 
 const READING: Row[] = [
   ['types list', run(() => ['types', 'list'])],
   ['webhooks ls', run(() => ['webhooks', 'ls'])],
+  ['api (a GET)', run(() => ['api', 'webhooks'])],
+  ['api --paginate', run(() => ['api', 'users/me/meeting-types', '--paginate'])],
   [
     'webhooks sync --dry-run',
     run(() => {

@@ -32,6 +32,9 @@ export const api = command({
   name: 'api',
   description: 'Make an authenticated request to any API path and print the answer',
   input: apiInput,
+  // table (the default) and json both print the body as received; ndjson, with --paginate,
+  // one item a line.
+  formats: ['table', 'json', 'ndjson'],
   examples: [
     'sched api /webhooks',
     'sched api "users/me/meeting-types?limit=5" --include',

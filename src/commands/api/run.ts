@@ -52,14 +52,16 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
   if (res.error) throw res.error;
 }
 
-/** `sched api` prints JSON (or the body as it came): -o json, or -o ndjson with --paginate. */
+/**
+ * The formats of the definition are checked before run (json, ndjson); one item per line
+ * needs items, which only --paginate has.
+ */
 function outputFormat(ctx: Context, paginate: boolean): 'json' | 'ndjson' {
-  const { output, outputGiven } = ctx.globals;
-  if (!outputGiven || output === 'json') return 'json';
-  if (output === 'ndjson' && paginate) return 'ndjson';
-  throw new UsageError(
-    `sched api cannot print ${output}: it prints the body as received (json), or one item per line with --paginate -o ndjson`,
-  );
+  if (ctx.globals.output !== 'ndjson') return 'json';
+  if (paginate) return 'ndjson';
+  throw new UsageError('-o ndjson prints one item per line: it needs --paginate', {
+    hint: 'without --paginate the body is printed as received (-o json)',
+  });
 }
 
 async function readBody(ctx: Context, file: string): Promise<Buffer> {
