@@ -171,6 +171,19 @@ const CASES: Record<string, (() => Case)[]> = {
       routes: hostile422('POST', '/api/webhooks'),
     }),
   ],
+  api: [
+    () => ({ argv: ['api', 'webhooks'] }),
+    () => ({ argv: ['api', 'webhooks', '-i'] }),
+    () => ({ argv: ['api', 'webhooks', '--paginate', '-o', 'ndjson'] }),
+    () => ({
+      argv: ['api', 'webhooks', '-f', 'url=https://hooks.example.com/a'],
+      routes: hostile422('POST', '/api/webhooks'),
+    }),
+    () => ({
+      argv: ['api', 'users/me/meeting-types', '--verbose'],
+      routes: (a) => a.on('GET', '/api/users/me/meeting-types', f.json(503, { message: HOSTILE })),
+    }),
+  ],
   'webhooks ls': [
     () => ({ argv: ['webhooks', 'ls'] }),
     () => ({ argv: ['webhooks', 'ls', '-q'] }),
