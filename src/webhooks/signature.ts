@@ -145,7 +145,10 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
     );
   }
 
-  const sw = [...received.matchAll(/(?:^|\s)v1[,=]([A-Za-z0-9+/=_-]+)/g)].map((m) => m[1] ?? '');
+  // The group is not optional: every match has it.
+  const sw = [...received.matchAll(/(?:^|\s)v1[,=]([A-Za-z0-9+/=_-]+)/g)].map(
+    (m) => m[1] as string,
+  );
   if (sw.length > 0) {
     const ok = sw.some((v) => matchesBase64(v));
     add(

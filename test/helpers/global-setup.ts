@@ -1,8 +1,32 @@
 // Builds dist/ once before the suite, so end-to-end tests spawn the same binary users run.
+// Under SCHED_COVERAGE=1 (see vitest.config.ts) it also clears the last coverage data first and,
+// once vitest has written its own, writes the merged report and prints the per-folder table.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
+  const coverage = process.env.SCHED_COVERAGE === '1';
+  // @ts-expect-error -- a plain .mjs script, without declarations
+  const report = coverage ? await import('../../scripts/coverage-report.mjs') : undefined;
+  await report?.prepareCoverage();
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!report) return;
+
+  return async () => {
+    const { text, branches } = await report.writeCoverageReport();
+    process.stdout.write(`\n${text}`);
+    // Only a whole-suite run is held to the minimum: a focused one undercounts.
+    const ran = project.vitest.state.getTestModules().length;
+    const all = (await project.globTestFiles()).testFiles.length;
+    const min = project.getProvidedContext().coverageMinBranches;
+    if (ran === all && branches < min) {
+      process.stderr.write(
+        `Coverage: ${branches.toFixed(1)}% of branches is below the minimum of ${min}% ` +
+          `(vitest.config.ts); test what is uncovered (coverage/coverage-final.json).\n`,
+      );
+      process.exitCode = 1;
+    }
+  };
 }
