@@ -26,7 +26,12 @@ const distUrl = pathToFileURL(path.join(root, 'dist')).href + '/';
 
 /** Before the run: no leftovers of an earlier one. */
 export async function prepareCoverage() {
-  for (const name of ['.v8-children', 'coverage-final.json', 'coverage-summary.json', 'folders.txt'])
+  for (const name of [
+    '.v8-children',
+    'coverage-final.json',
+    'coverage-summary.json',
+    'folders.txt',
+  ])
     await rm(path.join(coverageDir, name), { recursive: true, force: true });
   await mkdir(childrenDir, { recursive: true });
 }
@@ -118,9 +123,7 @@ export async function writeCoverageReport() {
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const table = rows
-    .map((r) =>
-      r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '),
-    )
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))
     .join('\n');
   const text =
     `Coverage of src/: in-process tests + ${processes} spawned processes\n\n${table}\n\n` +
