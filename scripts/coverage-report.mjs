@@ -49,6 +49,61 @@ async function loadScript(scripts, url) {
   return s;
 }
 
+const key = ({ start, end }) => `${start.line}|${start.column}|${end.line}|${end.column}`;
+
+/**
+ * Puts a spawned process's counts on the in-process entries they belong to. Mapped back
+ * through the bundle's source map, an entry can start a few columns off (esbuild writes
+ * `} else if`, and the map points at the `if` differently); merged as is, it would count as a
+ * second, never-covered branch. The in-process data describes every file of src/ (vitest
+ * converts the files no test loaded too), so it is the reference: an entry of the child's is
+ * matched exactly, else to the entry of the same kind on the same lines with the nearest start
+ * column, else dropped (it exists only in the bundle, like a helper esbuild adds).
+ */
+function alignTo(base, child) {
+  const align = (hits, items, baseItems, locOf, same) => {
+    const exact = new Set(Object.values(baseItems).map((b) => key(locOf(b))));
+    for (const id of Object.keys(items)) {
+      const loc = locOf(items[id]);
+      if (exact.has(key(loc))) continue;
+      let best;
+      for (const b of Object.values(baseItems)) {
+        const bl = locOf(b);
+        if (bl.start.line !== loc.start.line || bl.end.line !== loc.end.line) continue;
+        if (!same(b, items[id])) continue;
+        const d = Math.abs(bl.start.column - loc.start.column);
+        if (!best || d < best.d) best = { b, d };
+      }
+      if (best) items[id] = structuredClone(best.b);
+      else {
+        delete items[id];
+        delete hits[id];
+      }
+    }
+  };
+  align(
+    child.s,
+    child.statementMap,
+    base.statementMap,
+    (x) => x,
+    () => true,
+  );
+  align(
+    child.f,
+    child.fnMap,
+    base.fnMap,
+    (x) => x.loc,
+    () => true,
+  );
+  align(
+    child.b,
+    child.branchMap,
+    base.branchMap,
+    (x) => x.locations[0],
+    (a, b) => a.type === b.type && a.locations.length === b.locations.length,
+  );
+}
+
 const pct = (m) => (m.total === 0 ? 100 : (100 * m.covered) / m.total);
 
 /**
@@ -82,7 +137,11 @@ export async function writeCoverageReport() {
       for (const file of Object.keys(data)) if (!file.startsWith(src)) delete data[file];
       // As JSON, like the in-process run's: an open end column (Infinity) becomes null there,
       // and the merge matches entries by their location written out.
-      map.merge(JSON.parse(JSON.stringify(data)));
+      const json = JSON.parse(JSON.stringify(data));
+      for (const file of Object.keys(json)) {
+        if (map.files().includes(file)) alignTo(map.fileCoverageFor(file).data, json[file]);
+      }
+      map.merge(json);
     }
   }
   map.filter((file) => file.startsWith(src));
