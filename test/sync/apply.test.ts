@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Webhook } from '../../src/api/types.js';
-import { applySteps, SyncStopped, type SyncOps } from '../../src/webhooks/sync/apply.js';
+import {
+  applySteps,
+  SyncStopped,
+  type StepDone,
+  type SyncOps,
+} from '../../src/webhooks/sync/apply.js';
 import { executionSteps, planSync } from '../../src/webhooks/sync/plan.js';
 import {
   plannedResult,
@@ -10,6 +15,7 @@ import {
   summaryLine,
   countsOf,
   planLines,
+  doneLine,
 } from '../../src/webhooks/sync/report.js';
 import type { DesiredWebhook } from '../../src/webhooks/sync/types.js';
 import { urlKey } from '../../src/webhooks/url.js';
@@ -114,6 +120,41 @@ describe('applySteps', () => {
     const partial = resultFromDone(plan, stopped.done);
     expect(partial.created.map((w) => w.uuid)).toEqual(['new-1', 'new-2']);
     expect(partial.replaced).toEqual([]);
+  });
+
+  it('a stop after deletes lists them done; a delete already gone says so', async () => {
+    const more = [...current, hook('extra', 'https://y.test/h', ['meetingScheduled'])];
+    const plan = planSync(entries, more, { prune: true });
+    const { ops, calls } = fakeOps(5);
+    const done: StepDone[] = [];
+    const err = await applySteps(executionSteps(plan), ops, {
+      signal: new AbortController().signal,
+      onDone: (d) => done.push(d),
+    }).catch((e: unknown) => e);
+    expect(calls.at(-1)).toBe('DELETE extra');
+    expect(stoppedDetails(err as SyncStopped, true)).toEqual([
+      'done:     created new-1 https://a.test/h',
+      'done:     created new-2 https://b.test/h (replacement for old-b)',
+      'done:     deleted old-b https://b.test/h (replaced)',
+      'done:     deleted vanished https://x.test/h (not in the file)',
+      'unknown:  delete extra https://y.test/h (not in the file) (sent, but no answer came back: it may have been applied)',
+    ]);
+    const c = new Chalk({ level: 0 });
+    expect(done.map((d) => doneLine(d, c))).toEqual([
+      'created  new-1  https://a.test/h',
+      'created  new-2  https://b.test/h  (replaces old-b)',
+      'deleted  old-b  https://b.test/h  (replaced)',
+      'deleted  vanished  https://x.test/h  (not in the file; it was already gone)',
+    ]);
+    // The records of what was deleted carry the URL and events the plan knew.
+    expect(resultRecords(plan, resultFromDone(plan, done))).toContainEqual({
+      action: 'deleted',
+      uuid: 'vanished',
+      url: 'https://x.test/h',
+      events: ['meetingCancelled'],
+      old: null,
+      webhook: null,
+    });
   });
 
   it('stops between requests when the signal is aborted', async () => {

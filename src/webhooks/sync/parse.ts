@@ -129,11 +129,11 @@ export async function parseSyncText(name: string, raw: string): Promise<ParseOut
   try {
     return { ok: true, format, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
   } catch (e) {
-    // toJS throws for alias bombs and unresolved aliases.
+    // toJS throws (an Error) for alias bombs and unresolved aliases.
     return {
       ok: false,
       format,
-      problem: `${name}: not valid YAML: ${firstLine(e instanceof Error ? e.message : String(e))}`,
+      problem: `${name}: not valid YAML: ${firstLine((e as Error).message)}`,
     };
   }
 }

@@ -28,8 +28,7 @@ export function planLines(plan: Plan, c: ChalkInstance): string[] {
   const width = Math.min(
     60,
     plan.items.reduce(
-      (w, i) =>
-        Math.max(w, url('entry' in i ? i.entry.url : 'webhook' in i ? i.webhook.url : '').length),
+      (w, i) => Math.max(w, url('entry' in i ? i.entry.url : i.webhook.url).length),
       0,
     ),
   );
@@ -211,14 +210,18 @@ export function resultRecords(plan: Plan, r: SyncResult | PlannedResult): Result
       old: x.old,
       webhook: x.new,
     })),
-    ...r.deleted.map((uuid) => ({
-      action: 'deleted' as const,
-      uuid,
-      url: known.get(uuid)?.url ?? '',
-      events: known.get(uuid)?.events ?? [],
-      old: null,
-      webhook: null,
-    })),
+    ...r.deleted.map((uuid) => {
+      // Every deleted uuid is a delete item's (resultFromDone, plannedResult): it is known.
+      const w = known.get(uuid) as Webhook;
+      return {
+        action: 'deleted' as const,
+        uuid,
+        url: w.url,
+        events: w.events,
+        old: null,
+        webhook: null,
+      };
+    }),
     ...r.unchanged.map((w) => ({
       action: 'unchanged' as const,
       uuid: w.uuid,
