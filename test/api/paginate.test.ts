@@ -83,6 +83,31 @@ describe('paginate', () => {
     expect(l.calls).toHaveLength(1);
   });
 
+  it('all: without a name for the request, the error says "the API"', async () => {
+    const fetchPage = async (): Promise<Page<number>> => ({ items: [1], page: 1, pages: 2 });
+    await expect(collect(paginate(fetchPage, { all: true }))).rejects.toThrow(
+      /unexpected response shape from the API: asked for page 2 and got page 1/,
+    );
+  });
+
+  it('all: a signal already aborted reaches the first request', async () => {
+    const ac = new AbortController();
+    ac.abort('SIGINT');
+    const seen: Array<boolean | undefined> = [];
+    const fetchPage = async (
+      _page: number,
+      _limit: number | undefined,
+      signal?: AbortSignal,
+    ): Promise<Page<number>> => {
+      seen.push(signal?.aborted);
+      throw new Error('interrupted');
+    };
+    await expect(collect(paginate(fetchPage, { all: true, signal: ac.signal }))).rejects.toThrow(
+      'interrupted',
+    );
+    expect(seen).toEqual([true]);
+  });
+
   it('all: a page answering another page number is an error, not a loop', async () => {
     const fetchPage = async (): Promise<Page<number>> => ({
       items: [1],
@@ -202,7 +227,18 @@ describe('parseEnvelope', () => {
     });
   });
 
+  it('takes numbers sent as digit strings', () => {
+    expect(parseEnvelope({ ...ok, page: '1', pages: ' 2 ', total: '11' }, 'GET /x')).toEqual({
+      items: [{ a: 1 }],
+      page: 1,
+      pages: 2,
+      total: 11,
+      limit: 10,
+    });
+  });
+
   it.each([
+    [{ ...ok, page: '1.5' }, '`page` is missing or not a number'],
     [{ ...ok, _embedded: undefined }, '`_embedded.items` is missing or not a list'],
     [{ ...ok, _embedded: { items: 'x' } }, '`_embedded.items` is missing or not a list'],
     [{ ...ok, pages: 'many' }, '`pages` is missing or not a number'],
