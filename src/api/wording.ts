@@ -173,9 +173,8 @@ function afterAttempts(attempts: number): string {
   return attempts > 1 ? ` (after ${attempts} attempts)` : '';
 }
 
+/** The code of a status statusError has no words of its own for (429 and 5xx have). */
 function statusCode(status: number): ErrorCode {
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'http_5xx';
   if (status >= 400) return 'http_4xx';
   if (status >= 300) return 'redirect';
   return 'bad_response';
