@@ -136,6 +136,28 @@ describe('runBounded', () => {
     expect([stop.succeeded, stop.failed, stop.notStarted]).toEqual([3, 0, 7]);
   });
 
+  it('a signal aborted before the run starts nothing: every task not started', async () => {
+    const c = controlled();
+    const ac = new AbortController();
+    ac.abort('SIGINT');
+    const { values, error } = await collect(
+      runBounded(5, c.task, { concurrency: 2, signal: ac.signal }),
+    );
+    expect(c.started).toEqual([]);
+    expect(values).toEqual([]);
+    expect(error).toMatchObject({ message: 'interrupted', aborted: true, notStarted: 5 });
+  });
+
+  it('a task failing with something not an Error stops with it as the message', async () => {
+    const c = controlled();
+    const done = collect(runBounded(1, c.task, { concurrency: 1 }));
+    await tick();
+    c.fail(0, 'plain reason');
+    const { error } = await done;
+    expect(error).toBeInstanceOf(BoundedStop);
+    expect(error).toMatchObject({ message: 'plain reason', error: 'plain reason', failed: 1 });
+  });
+
   it('does not run ahead of a slow first task beyond the window', async () => {
     const c = controlled();
     const gen = runBounded(100, c.task, { concurrency: 4, window: 8 });
