@@ -16,6 +16,16 @@ describe('createProgress', () => {
     expect(io.stdoutText()).toBe('');
   });
 
+  it('once done, a late update draws nothing (the line stays clean)', () => {
+    const io = createBufferIO({ stderrIsTTY: true, stdoutIsTTY: false });
+    const p = createProgress(io, 'Creating links', 50);
+    p.update(50);
+    p.done();
+    const after = io.stderrText();
+    p.update(49, 'late');
+    expect(io.stderrText()).toBe(after);
+  });
+
   it('stays silent when stderr is not a terminal, or for small jobs', () => {
     for (const o of [
       { stderrIsTTY: false, stdoutIsTTY: false, total: 50 },
