@@ -84,7 +84,13 @@ describe('paginate', () => {
   });
 
   it('all: without a name for the request, the error says "the API"', async () => {
-    const fetchPage = async (): Promise<Page<number>> => ({ items: [1], page: 1, pages: 2 });
+    const fetchPage = async (): Promise<Page<number>> => ({
+      items: [1],
+      page: 1,
+      pages: 2,
+      total: undefined,
+      limit: undefined,
+    });
     await expect(collect(paginate(fetchPage, { all: true }))).rejects.toThrow(
       /unexpected response shape from the API: asked for page 2 and got page 1/,
     );
