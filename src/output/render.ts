@@ -432,7 +432,8 @@ export function fitWidths(
   return planWidths(
     natural.map((n, i) => ({ natural: n, min: mins[i]!, reducible: shrinkable[i] === true })),
     available,
-  ).map((w, i) => w ?? natural[i]!);
+    // No column is optional, so none is hidden (null).
+  ) as number[];
 }
 
 function headerOf(c: Column<unknown>): string {

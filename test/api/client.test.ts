@@ -507,6 +507,17 @@ describe('redirects', () => {
     expect(srv.count()).toBe(1);
   });
 
+  it.each([
+    ['ftp://files.sched-test.invalid/x', 'to a non-HTTP address'],
+    ['http://[not-an-address', 'to an invalid address'],
+  ])('does not follow a redirect to %s', async (location, words) => {
+    srv.on('GET', '/api/webhooks', f.redirect(location));
+    const e = await failure(client().request({ method: 'GET', path: '/webhooks' }));
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.message).toMatch(new RegExp(`redirected GET \\S*/api/webhooks ${words}$`));
+    expect(srv.count()).toBe(1);
+  });
+
   it('stops after 5 redirects', async () => {
     srv.on('GET', '/api/loop', f.redirect('/api/loop'));
     const e = await failure(client().request({ method: 'GET', path: '/loop' }));

@@ -37,6 +37,14 @@ describe('wrapText', () => {
     expect(wrapText(`Intro ${uuid} call`, 20)).toEqual(['Intro', uuid, 'call']);
     expect(wrapText('a-b-c-d-e-f-g-h-i-j', 8)).toEqual(['a-b-c-d-', 'e-f-g-h-', 'i-j']);
   });
+  it('gives empty text one empty line', () => {
+    expect(wrapText('', 10)).toEqual(['']);
+  });
+  it('counts combining marks as no column', () => {
+    // "e" + U+0301 five times: 10 code points, 5 columns.
+    expect(wrapText('e\u0301'.repeat(5) + ' x', 7)).toEqual(['e\u0301'.repeat(5) + ' x']);
+    expect(wrapText('e\u0301'.repeat(5) + ' x', 6)).toEqual(['e\u0301'.repeat(5), 'x']);
+  });
   it('counts wide characters as two columns', () => {
     for (const l of wrapText('面談 (consultation in Japanese)', 12)) {
       const w = [...l].reduce((n, ch) => n + (/[\u3000-\u9fff]/.test(ch) ? 2 : 1), 0);
@@ -64,6 +72,13 @@ describe('planWidths', () => {
     expect(planWidths([uuid, url, created], 100)).toEqual([36, 42, 16]);
     expect(planWidths([uuid, url, created], 80)).toEqual([36, 24, 16]);
     expect(planWidths([uuid, url, created], 70)).toEqual([36, 32, null]);
+  });
+  it('narrows the widest reducible column first, one column at a time', () => {
+    const a = { natural: 30, min: 10, reducible: true };
+    const b = { natural: 20, min: 10, reducible: true };
+    // 30 + 20 + 2 = 52 on 42 columns: the wider gives way until both are as wide.
+    expect(planWidths([b, a], 42)).toEqual([20, 20]);
+    expect(planWidths([b, a], 38)).toEqual([18, 18]);
   });
   it('leaves the table too wide rather than cutting a column that cannot shrink', () => {
     expect(planWidths([uuid, uuid], 40)).toEqual([36, 36]);
