@@ -11,6 +11,7 @@
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mergeProcessCovs } from '@bcoe/v8-coverage';
 import convert from 'ast-v8-to-istanbul';
 import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
@@ -34,19 +35,6 @@ export async function prepareCoverage() {
   ])
     await rm(path.join(coverageDir, name), { recursive: true, force: true });
   await mkdir(childrenDir, { recursive: true });
-}
-
-/** dist/ files, parsed once: the code, its AST and its source map. */
-async function loadScript(scripts, url) {
-  let s = scripts.get(url);
-  if (!s) {
-    const file = fileURLToPath(url);
-    const code = await readFile(file, 'utf8');
-    const sourceMap = JSON.parse(await readFile(`${file}.map`, 'utf8'));
-    s = { code, sourceMap, ast: await parseAstAsync(code) };
-    scripts.set(url, s);
-  }
-  return s;
 }
 
 const key = ({ start, end }) => `${start.line}|${start.column}|${end.line}|${end.column}`;
@@ -116,33 +104,39 @@ export async function writeCoverageReport() {
     JSON.parse(await readFile(path.join(coverageDir, 'in-process', 'coverage-final.json'), 'utf8')),
   );
 
-  const scripts = new Map();
+  // All processes' raw coverage of dist/ merged first (V8's own format, summed range by range
+  // the way vitest merges its workers'), then mapped onto src/ once per script: converting each
+  // process's copy would parse and walk the bundle hundreds of times.
   let processes = 0;
+  let merged = { result: [] };
   for (const name of await readdir(childrenDir)) {
     if (!name.endsWith('.json')) continue;
     const raw = JSON.parse(await readFile(path.join(childrenDir, name), 'utf8'));
     const ours = raw.result.filter((r) => r.url.startsWith(distUrl) && r.url.endsWith('.js'));
     if (ours.length === 0) continue;
     processes += 1;
-    for (const r of ours) {
-      const { code, sourceMap, ast } = await loadScript(scripts, r.url);
-      const data = await convert({
-        code,
-        ast,
-        sourceMap,
-        coverage: { url: r.url, functions: r.functions },
-        wrapperLength: 0,
-      });
-      // Only src/: the bundle also holds the dependencies.
-      for (const file of Object.keys(data)) if (!file.startsWith(src)) delete data[file];
-      // As JSON, like the in-process run's: an open end column (Infinity) becomes null there,
-      // and the merge matches entries by their location written out.
-      const json = JSON.parse(JSON.stringify(data));
-      for (const file of Object.keys(json)) {
-        if (map.files().includes(file)) alignTo(map.fileCoverageFor(file).data, json[file]);
-      }
-      map.merge(json);
+    merged = mergeProcessCovs([merged, { result: ours }]);
+  }
+  const inProcessFiles = new Set(map.files());
+  for (const r of merged.result) {
+    const file = fileURLToPath(r.url);
+    const code = await readFile(file, 'utf8');
+    const data = await convert({
+      code,
+      ast: await parseAstAsync(code),
+      sourceMap: JSON.parse(await readFile(`${file}.map`, 'utf8')),
+      coverage: { url: r.url, functions: r.functions },
+      wrapperLength: 0,
+    });
+    // Only src/: the bundle also holds the dependencies.
+    for (const f of Object.keys(data)) if (!f.startsWith(src)) delete data[f];
+    // As JSON, like the in-process run's: an open end column (Infinity) becomes null there,
+    // and the merge matches entries by their location written out.
+    const json = JSON.parse(JSON.stringify(data));
+    for (const f of Object.keys(json)) {
+      if (inProcessFiles.has(f)) alignTo(map.fileCoverageFor(f).data, json[f]);
     }
+    map.merge(json);
   }
   map.filter((file) => file.startsWith(src));
 
