@@ -12,7 +12,7 @@
 // what was already done.
 import { UsageError } from '../errors.js';
 import { masker, proxyCredentials } from '../mask.js';
-import { createTransport, MAX_REDIRECTS } from './exchange.js';
+import { createTransport, MAX_REDIRECTS, type ExchangeRequest } from './exchange.js';
 import { isSecretHeader } from './headers.js';
 import {
   decideRetry,
@@ -51,23 +51,13 @@ export interface RateLimitInfo {
   attempt: number;
 }
 
-export interface ApiRequest {
-  method: HttpMethod;
-  /** Path relative to the base URL, e.g. "/webhooks". Segments must already be encoded. */
-  path: string;
-  /** Query pairs, percent-encoded on the way out (brackets in names stay literal). */
-  query?: Array<[string, string]>;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as these exact bytes instead (`sched api`); Content-Type stays JSON unless `headers` say. */
-  rawBody?: Uint8Array;
-  /**
-   * Headers added to the defaults (`sched api -H`). Never X-API-KEY, Host or framing headers
-   * (src/api/headers.ts). Values of those that look secret are masked in --verbose and errors,
-   * and not sent across a redirect to another host.
-   */
-  headers?: Readonly<Record<string, string>>;
-  signal?: AbortSignal;
+/**
+ * One request as a command asks for it: what goes on the wire (ExchangeRequest: method, path
+ * relative to the base URL with segments already encoded, query pairs, a JSON `body` or exact
+ * `rawBody` bytes, extra `headers` — never X-API-KEY, Host or framing headers, see headers.ts —
+ * and the signal), plus how the client treats the answer.
+ */
+export interface ApiRequest extends ExchangeRequest {
   /**
    * Whether a 2xx answer must carry a JSON body. Default: true for GET and POST, false for
    * DELETE (204 has no body). An empty or non-JSON body where one is required is an ApiError.
