@@ -2,8 +2,9 @@
 // errors request() throws, so nobody has to read a message to tell the cases apart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/client.js';
-import { Interrupted, SchedError } from '../../src/errors.js';
+import { Interrupted } from '../../src/errors.js';
 import { f, refusedUrl, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { failure } from '../helpers/failure.js';
 
 let srv: FaultServer;
 const clients: ApiClient[] = [];
@@ -18,16 +19,6 @@ function client(baseUrl = srv.baseUrl, timeoutMs = 5_000): ApiClient {
   });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<SchedError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SchedError) return e;
-    throw new Error(`expected a SchedError, got ${String(e)}`);
-  }
-  throw new Error('expected the request to fail');
 }
 
 beforeEach(async () => {

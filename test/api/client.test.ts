@@ -25,6 +25,7 @@ import {
   startProxy,
   type FaultServer,
 } from '../helpers/fault-server.js';
+import { failure } from '../helpers/failure.js';
 
 const KEY = 'sk_live_DISTINCTIVE_key_9f3a';
 
@@ -44,16 +45,6 @@ function client(extra: Partial<ApiClientOptions> = {}): ApiClient {
   });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<SchedError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SchedError) return e;
-    throw new Error(`expected a SchedError, got ${String(e)}`);
-  }
-  throw new Error('expected the request to fail');
 }
 
 beforeEach(async () => {
