@@ -133,6 +133,11 @@ export class Failure extends SchedError {
   }
 }
 
+/** Which signal an AbortSignal's reason stands for: main aborts with 'SIGTERM' or 'SIGINT'. */
+export function signalOf(reason: unknown): 'SIGINT' | 'SIGTERM' {
+  return reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+}
+
 /** Ctrl-C (130) or SIGTERM (143); details say what was already done. */
 export class Interrupted extends SchedError {
   constructor(

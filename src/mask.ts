@@ -7,6 +7,9 @@
 /** Secrets shorter than this are not masked (they would mask ordinary words). */
 const MIN_SECRET = 4;
 
+/** The proxy variables undici's EnvHttpProxyAgent reads (exchange.ts), whose credentials are masked. */
+export const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+
 export type Mask = (text: string) => string;
 
 /** Replaces every occurrence of each secret with "****", the longest secrets first. */
@@ -28,7 +31,7 @@ export function masker(secrets: readonly (string | undefined)[]): Mask {
  */
 export function proxyCredentials(env: Record<string, string | undefined>): string[] {
   const out: string[] = [];
-  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
+  for (const name of PROXY_VARS) {
     const value = env[name];
     if (!value) continue;
     let u: URL;

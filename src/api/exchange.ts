@@ -8,6 +8,7 @@ import { isSecretHeader } from './headers.js';
 import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
+import { PROXY_VARS } from '../mask.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -55,7 +56,6 @@ export interface Transport {
   close(cut: boolean): Promise<void>;
 }
 
-const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
 const REDIRECTS = [301, 302, 303, 307, 308];
 
 function pick(env: Record<string, string | undefined>, lower: string): string | undefined {

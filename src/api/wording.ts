@@ -11,6 +11,7 @@ import {
   UsageError,
   type ErrorCode,
   type FailedRequest,
+  signalOf,
 } from '../errors.js';
 import type { TransportFailure } from './failure.js';
 import { isIdempotent, type HttpMethod } from './retry.js';
@@ -452,7 +453,7 @@ export function interruptedError(
   reason: unknown,
   inFlight?: { req: WordedRequest; url: URL },
 ): Interrupted {
-  const signal = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  const signal = signalOf(reason);
   if (inFlight && !isIdempotent(inFlight.req.method)) {
     const { req } = inFlight;
     return new Interrupted(

@@ -1,7 +1,7 @@
 // What a command hands to an `--all` list walk (src/api/paginate.ts): the adaptive limiter, so
 // that a 429 halves the pages in flight, waits as the service asks and reads that page again,
 // and the heap setting that keeps the memory of a long streaming walk flat (heap.ts).
-import { Interrupted } from '../errors.js';
+import { Interrupted, signalOf } from '../errors.js';
 import type { PageLimiter } from '../api/paginate.js';
 import { preferSmallYoungGeneration } from './heap.js';
 import { AdaptiveLimiter, NotStarted } from './limiter.js';
@@ -15,7 +15,7 @@ export async function adaptivePageLimiter(max: number): Promise<PageLimiter> {
         // Waiting for a turn when Ctrl-C came: the same error a request in flight gives.
         if (e instanceof NotStarted) {
           throw new Interrupted('interrupted', {
-            signal: opts.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+            signal: signalOf(opts.signal.reason),
           });
         }
         throw e;

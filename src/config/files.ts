@@ -6,7 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Failure } from '../errors.js';
 
-const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
+export const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
+
+export function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
 /** Modes mean nothing on Windows: nothing to check or tighten there. */
 export const POSIX = process.platform !== 'win32';
 
@@ -30,7 +34,7 @@ export function tighten(p: string, want: number, what: string, warn: (line: stri
   }
   const mode = st.mode & 0o7777;
   if ((mode & 0o777 & ~want) === 0) return;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const uid = currentUid();
   // Never chmod a shared directory (sticky like /tmp, the home directory, someone else's):
   // say so instead.
   const shared =

@@ -147,11 +147,6 @@ export async function openConfig(
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') store = {};
       else throw unreadable(file, e, fixHint);
     }
-    const problem = shapeProblem(store);
-    if (problem)
-      throw new Failure(`the config file ${file} has unexpected content: ${problem}`, {
-        hint: fixHint,
-      });
     const profiles = (store as { profiles?: Profiles }).profiles ?? {};
     const out: Profiles = Object.create(null) as Profiles;
     for (const [k, v] of Object.entries(profiles)) out[k] = cleanProfile(v);

@@ -7,14 +7,7 @@
 // POSIX only: Windows has neither these owners nor these modes (ACLs protect the profile).
 import fs from 'node:fs';
 import { UsageError } from '../errors.js';
-
-const POSIX = process.platform !== 'win32';
-
-const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
-
-function currentUid(): number | undefined {
-  return typeof process.getuid === 'function' ? process.getuid() : undefined;
-}
+import { currentUid, octal, POSIX } from './files.js';
 
 function lstat(p: string): fs.Stats | undefined {
   try {

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
-import { Interrupted, UsageError } from '../errors.js';
+import { Interrupted, UsageError, signalOf } from '../errors.js';
 import { fileProblem } from '../text/file-problem.js';
 import { signStream, type StreamedSignature } from './signature.js';
 
@@ -107,7 +107,7 @@ async function guarded<T>(
   } catch (e) {
     if (ctx.signal.aborted) {
       throw new Interrupted(`interrupted while reading the payload from ${src.label}`, {
-        signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+        signal: signalOf(ctx.signal.reason),
       });
     }
     if (src.file !== undefined) throw payloadFileError(src.file, e);

@@ -3,7 +3,7 @@
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
 import type { EventsSendOptions } from './index.js';
-import { Failure, Interrupted } from '../../errors.js';
+import { Failure, Interrupted, signalOf } from '../../errors.js';
 import {
   DEFAULT_SERVICE_NAME,
   deliveryHeaders,
@@ -73,7 +73,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   if (!r.ok) {
     if (r.kind === 'aborted') {
       throw new Interrupted(`interrupted before ${target} answered`, {
-        signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+        signal: signalOf(ctx.signal.reason),
         details: ['the delivery may or may not have reached the receiver'],
       });
     }

@@ -19,7 +19,14 @@
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
 import type { LinkCreateOptions } from './index.js';
-import { fieldsOf, Interrupted, NetworkError, SchedError, UsageError } from '../../errors.js';
+import {
+  fieldsOf,
+  Interrupted,
+  NetworkError,
+  SchedError,
+  UsageError,
+  signalOf,
+} from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
@@ -200,7 +207,7 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   if (stop.aborted) {
     return new Interrupted(`interrupted: ${created}${shown}`, {
       details: restLine,
-      signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+      signal: signalOf(ctx.signal.reason),
     });
   }
   if (stop.total === 1 && e instanceof SchedError) return e;

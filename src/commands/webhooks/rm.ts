@@ -16,6 +16,7 @@ import {
   QuietExit,
   SchedError,
   UsageError,
+  signalOf,
 } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
@@ -223,7 +224,7 @@ function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedEr
   if (stop.aborted || stop.error instanceof Interrupted) {
     return new Interrupted(`interrupted: ${done}`, {
       details,
-      signal: ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+      signal: signalOf(ctx.signal.reason),
     });
   }
   const e = stop.error;

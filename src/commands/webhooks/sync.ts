@@ -19,6 +19,7 @@ import {
   SchedError,
   UsageError,
   isSchedError,
+  signalOf,
 } from '../../errors.js';
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
@@ -253,7 +254,7 @@ function stoppedError(
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
   if (aborted) {
-    const signal = ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    const signal = signalOf(ctx.signal.reason);
     return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
   }
   const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';

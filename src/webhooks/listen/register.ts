@@ -3,6 +3,7 @@
 // The API calls come in as functions, so this module stays below the API client.
 import type { EventName, Webhook } from '../../api/types.js';
 import { isSchedError } from '../../errors.js';
+import { urlKey } from '../url.js';
 
 export interface WebhookApi {
   list(signal: AbortSignal): AsyncIterable<Webhook>;
@@ -39,7 +40,7 @@ export class ListenerWebhook {
       // Best effort: a webhook left by an earlier, killed run would deliver here too, with
       // another secret, and show up as "invalid" — say so up front.
       for await (const w of api.list(input.stop)) {
-        if (w.url === input.url) {
+        if (urlKey(w.url) === urlKey(input.url)) {
           this.note(
             `note: webhook ${w.uuid} already points at ${input.url}; its deliveries will arrive too (remove it with \`sched webhooks rm ${w.uuid}\`)`,
           );
