@@ -9,7 +9,7 @@
 // type from the registration file as a type, which costs nothing.
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
-import type { Context, OutputFormat } from '../context.js';
+import { OUTPUT_FORMATS, type Context, type OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -350,7 +350,9 @@ export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;
 /** What a human command (that prints lines, not records) can print: its own text, or JSON. */
 export const TEXT_OR_JSON: readonly OutputFormat[] = ['table', 'json'];
 /** Records: a table, JSON, NDJSON or CSV. */
-export const ALL_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export const ALL_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
+/** Records without CSV: a table, JSON or NDJSON. */
+export const NO_CSV: readonly OutputFormat[] = ['table', 'json', 'ndjson'];
 
 /**
  * Checks the asked output format against what the command prints, before anything runs:

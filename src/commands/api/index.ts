@@ -1,4 +1,4 @@
-import { arg, command, flag, input, list, value, type InputOf } from '../define.js';
+import { arg, command, flag, input, list, value, type InputOf, NO_CSV } from '../define.js';
 
 export const apiInput = input({
   args: [
@@ -34,7 +34,7 @@ export const api = command({
   input: apiInput,
   // table (the default) and json both print the body as received; ndjson, with --paginate,
   // one item a line.
-  formats: ['table', 'json', 'ndjson'],
+  formats: NO_CSV,
   examples: [
     'sched api /webhooks',
     'sched api "users/me/meeting-types?limit=5" --include',

@@ -1,4 +1,4 @@
-import { command, input, value, webhookSecretOption, type InputOf } from '../define.js';
+import { command, input, value, webhookSecretOption, type InputOf, NO_CSV } from '../define.js';
 
 const SECRET = webhookSecretOption('the webhook secret', ', else a prompt');
 
@@ -29,7 +29,7 @@ export const sig = command({
         'printf %s "$BODY" | SCHED_WEBHOOK_SECRET=s3cret sched sig sign',
       ],
       json: '{"signature"}',
-      formats: ['table', 'json', 'ndjson'],
+      formats: NO_CSV,
       load: () => import('./sign.js'),
     }),
     command({
@@ -45,7 +45,7 @@ export const sig = command({
         [0, 'the signature is valid'],
         [1, 'the signature is invalid (the likely cause goes to stderr, or reason with --json)'],
       ],
-      formats: ['table', 'json', 'ndjson'],
+      formats: NO_CSV,
       load: () => import('./verify.js'),
     }),
   ],

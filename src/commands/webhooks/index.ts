@@ -12,6 +12,7 @@ import {
   value,
   webhookSecretOption,
   type InputOf,
+  NO_CSV,
 } from '../define.js';
 
 export const addInput = input({
@@ -164,7 +165,7 @@ export const webhooks = command({
         [0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown'],
         [1, 'the webhook made by --register could not be deleted on exit (it is named)'],
       ],
-      formats: ['table', 'json', 'ndjson'],
+      formats: NO_CSV,
       load: () => import('./listen.js'),
     }),
   ],
