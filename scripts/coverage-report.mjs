@@ -7,7 +7,8 @@
 //    is mapped from dist/ back onto src/ with the converter vitest itself uses
 //    (ast-v8-to-istanbul), so both have the same shape, and merged with the in-process data.
 // 3. Written: coverage/coverage-final.json (merged), coverage/coverage-summary.json (per file
-//    and total), coverage/folders.txt (the per-folder table).
+//    and total), coverage/folders.txt (the per-folder table), coverage/uncovered.txt (every branch
+//    arm never taken, with its source line: scripts/coverage-uncovered.mjs).
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +18,7 @@ import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import reports from 'istanbul-reports';
 import { parseAstAsync } from 'vitest/node';
+import { uncoveredArms } from './coverage-uncovered.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const coverageDir = path.join(root, 'coverage');
@@ -32,6 +34,7 @@ export async function prepareCoverage() {
     'coverage-final.json',
     'coverage-summary.json',
     'folders.txt',
+    'uncovered.txt',
   ])
     await rm(path.join(coverageDir, name), { recursive: true, force: true });
   await mkdir(childrenDir, { recursive: true });
@@ -180,8 +183,9 @@ export async function writeCoverageReport() {
     .join('\n');
   const text =
     `Coverage of src/: in-process tests + ${processes} spawned processes\n\n${table}\n\n` +
-    `Per file: coverage/coverage-summary.json; merged detail: coverage/coverage-final.json\n`;
+    `Per file: coverage/coverage-summary.json; each branch never taken: coverage/uncovered.txt\n`;
   await writeFile(path.join(coverageDir, 'folders.txt'), text);
+  await writeFile(path.join(coverageDir, 'uncovered.txt'), await uncoveredArms(map.toJSON()));
   await rm(childrenDir, { recursive: true, force: true });
   return { text, branches: pct(total.branches) };
 }
