@@ -49,7 +49,7 @@ export interface MemorySample {
 export function sampleMemory(
   pid: number,
   progress: () => number,
-  everyMs = 100,
+  everyMs = 50,
 ): { stop(): MemorySample[] } {
   const samples: MemorySample[] = [];
   let tenth = 0;
