@@ -24,7 +24,7 @@ export function schedCacheDir(env: Env, platform: NodeJS.Platform, home: string)
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'sched');
 }
 
-interface NodeModuleWithCache {
+export interface NodeModuleWithCache {
   enableCompileCache?: (dir?: string) => unknown;
 }
 
@@ -32,11 +32,14 @@ interface NodeModuleWithCache {
  * Enables the compile cache in `<schedCacheDir>/node-compile-cache`. Does nothing on Node
  * without the cache, when NODE_COMPILE_CACHE chose a directory already or
  * NODE_DISABLE_COMPILE_CACHE turned it off, and when the directory cannot be made (no home,
- * read-only file system): the command then runs without a cache.
+ * read-only file system): the command then runs without a cache. `nodeModule` is Node's own
+ * (tests pass one with the cache to run this on a Node without it).
  */
-export function enableCompileCache(env: Env = process.env): void {
+export function enableCompileCache(
+  env: Env = process.env,
+  nodeModule = process.getBuiltinModule('node:module') as NodeModuleWithCache,
+): void {
   try {
-    const nodeModule = process.getBuiltinModule('node:module') as NodeModuleWithCache;
     if (typeof nodeModule.enableCompileCache !== 'function') return;
     if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return;
     const os = process.getBuiltinModule('node:os');
@@ -64,7 +67,8 @@ function makeDir(dir: string, parents: number): void {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return;
     const parent = process.getBuiltinModule('node:path').dirname(dir);
-    if (code !== 'ENOENT' || parents === 0 || parent === dir) throw e;
+    // No `parent === dir` stop needed: the root always exists (EEXIST above).
+    if (code !== 'ENOENT' || parents === 0) throw e;
     makeDir(parent, parents - 1);
     fs.mkdirSync(dir, { mode: 0o700 });
   }

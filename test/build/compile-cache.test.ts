@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { schedCacheDir } from '../../src/compile-cache.js';
+import { enableCompileCache, schedCacheDir } from '../../src/compile-cache.js';
 import { spawnSched } from '../helpers/run.js';
 
 const HAS_CACHE = Number(process.versions.node.split('.')[0]) >= 22;
@@ -28,6 +28,86 @@ describe('schedCacheDir', () => {
     expect(schedCacheDir({}, 'win32', 'C:\\Users\\u')).toBe(
       'C:\\Users\\u\\AppData\\Local\\sched\\Cache',
     );
+  });
+});
+
+/**
+ * enableCompileCache in-process, with a Node module that has the cache (whatever Node runs the
+ * tests): which directory it hands to Node, what it makes on disk, and that it never throws.
+ */
+describe('enableCompileCache', () => {
+  function enable(
+    env: Record<string, string | undefined>,
+    node: 'cache' | 'none' | 'throws' = 'cache',
+  ) {
+    const dirs: Array<string | undefined> = [];
+    const nodeModule =
+      node === 'none'
+        ? {}
+        : {
+            enableCompileCache: (dir?: string) => {
+              if (node === 'throws') throw new Error('cache refused');
+              dirs.push(dir);
+            },
+          };
+    expect(() => enableCompileCache(env, nodeModule)).not.toThrow();
+    return dirs;
+  }
+  const base = { XDG_CACHE_HOME: undefined, USERPROFILE: undefined };
+
+  it('makes <home>/.cache/sched/node-compile-cache private (0700) and hands it to Node', () => {
+    const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+    const dir = path.join(home, '.cache', 'sched', 'node-compile-cache');
+    expect(enable({ ...base, HOME: home })).toEqual([dir]);
+    for (const d of [path.join(home, '.cache'), path.dirname(dir), dir]) {
+      expect((fs.statSync(d).mode & 0o777).toString(8)).toBe('700');
+    }
+    // The second run finds it made (EEXIST) and uses it as it is.
+    expect(enable({ ...base, HOME: home })).toEqual([dir]);
+  });
+
+  it('USERPROFILE serves when HOME is unset; with neither, the OS home', () => {
+    const profile = fs.mkdtempSync(path.join(tmp, 'profile-'));
+    expect(enable({ ...base, HOME: undefined, USERPROFILE: profile })).toEqual([
+      path.join(profile, '.cache', 'sched', 'node-compile-cache'),
+    ]);
+    const xdg = fs.mkdtempSync(path.join(tmp, 'xdg-os-home-'));
+    // XDG_CACHE_HOME decides the directory; the OS home is only asked for (and exists).
+    expect(enable({ HOME: '', USERPROFILE: '', XDG_CACHE_HOME: xdg })).toEqual([
+      path.join(xdg, 'sched', 'node-compile-cache'),
+    ]);
+  });
+
+  it.each([
+    ['NODE_COMPILE_CACHE chose a directory', { NODE_COMPILE_CACHE: '/elsewhere' }],
+    ['NODE_DISABLE_COMPILE_CACHE is set', { NODE_DISABLE_COMPILE_CACHE: '1' }],
+  ])('leaves Node alone when %s', (_why, env) => {
+    const xdg = path.join(tmp, `untouched-${Object.keys(env)[0]}`);
+    expect(enable({ ...env, XDG_CACHE_HOME: xdg })).toEqual([]);
+    expect(fs.existsSync(xdg)).toBe(false);
+  });
+
+  it('does nothing on a Node without the cache', () => {
+    const xdg = path.join(tmp, 'no-cache-node');
+    expect(enable({ XDG_CACHE_HOME: xdg }, 'none')).toEqual([]);
+    expect(fs.existsSync(xdg)).toBe(false);
+  });
+
+  it('a directory it cannot make, or a Node that refuses it, costs nothing', () => {
+    const file = path.join(tmp, 'in-process-file');
+    fs.writeFileSync(file, '');
+    // Under a file: ENOTDIR, not a missing parent; given up at once.
+    expect(enable({ XDG_CACHE_HOME: path.join(file, 'below') })).toEqual([]);
+    // More than three missing parents: not a whole invented tree.
+    const deep = path.join(tmp, 'in-process-deep', 'a', 'b', 'c');
+    expect(enable({ XDG_CACHE_HOME: deep })).toEqual([]);
+    expect(fs.existsSync(path.join(tmp, 'in-process-deep'))).toBe(false);
+    // A read-only file system (/proc): ENOENT under a parent that exists.
+    if (process.platform !== 'win32') {
+      expect(enable({ XDG_CACHE_HOME: '/proc/sched-in-process' })).toEqual([]);
+    }
+    const xdg = fs.mkdtempSync(path.join(tmp, 'refused-'));
+    expect(enable({ XDG_CACHE_HOME: xdg }, 'throws')).toEqual([]);
   });
 });
 
