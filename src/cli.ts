@@ -37,8 +37,9 @@ import { sandbox } from './commands/sandbox/index.js';
 import { api } from './commands/api/index.js';
 import { complete, completion } from './commands/completion/index.js';
 
-declare const SCHED_VERSION: string | undefined;
-export const VERSION: string = typeof SCHED_VERSION === 'string' ? SCHED_VERSION : '0.0.0-dev';
+/** package.json's version, put in by the bundler (scripts/build.mjs) and by vitest.config.ts. */
+declare const SCHED_VERSION: string;
+export const VERSION: string = SCHED_VERSION;
 
 export interface RunDeps {
   /** Chooses the IO once global flags are known (colour, --no-input). */
@@ -156,11 +157,11 @@ function watchRepeats(c: Command): void {
  */
 function checkRepeats(cmd: Command): void {
   for (let c: Command | null = cmd; c; c = c.parent) {
-    for (const [o, values] of givenValues.get(c) ?? []) {
+    // watchRepeats covered the whole tree, and every option of ours has a long name.
+    for (const [o, values] of givenValues.get(c)!) {
       if (new Set(values).size < 2 || Array.isArray(c.getOptionValue(o.attributeName()))) continue;
-      const flag = o.long ?? o.short ?? o.name();
       throw new UsageError(
-        `${flag} was given ${values.length} times with different values; give it once`,
+        `${o.long!} was given ${values.length} times with different values; give it once`,
       );
     }
   }
@@ -290,7 +291,7 @@ export function reportError(io: IO, e: unknown, env: Env): number {
   const red = (s: string) => io.colorErr.red(s);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
-    if (e.message) io.err(`${red('error:')} ${e.message}`);
+    io.err(`${red('error:')} ${e.message}`);
     for (const d of e.details) io.err(`  ${d}`);
     if (e.hint) io.err(io.colorErr.dim(`hint: ${e.hint}`));
     return e.exitCode;
@@ -328,7 +329,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         prompter: deps.prompter,
       });
       try {
-        const opts = readInput(cmd, def, givenCounts.get(cmd) ?? new Map());
+        const opts = readInput(cmd, def, givenCounts.get(cmd)!);
         const mod = await def.load!();
         if (signal.aborted)
           throw new Interrupted('interrupted', { signal: signal.reason as never });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, groupAsked, VERSION } from '../src/cli.js';
+import { buildProgram, groupAsked, reportError, VERSION } from '../src/cli.js';
+import { QuietExit, UsageError } from '../src/errors.js';
+import { createBufferIO } from './helpers/buffer-io.js';
 import { runSched } from './helpers/run.js';
 
 /** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
@@ -90,6 +92,63 @@ describe('command tree', () => {
     const bad = await runSched(['help', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no command or help topic "nope"');
+    // Below a group, the near names are that group's commands (help topics live at the top).
+    const near = await runSched(['help', 'webhooks', 'lss']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toMatch(/Did you mean ls\?/);
+    expect((await runSched(['help', 'exit-code'])).stderr).toMatch(/Did you mean exit-codes\?/);
+    expect((await runSched(['help', 'webhooks', 'exit-code'])).stderr).not.toMatch(/Did you mean/);
+  });
+
+  it('a Ctrl-C that lands while the command loads stops it before it runs: exit 130', async () => {
+    const r = await runSched(['types', 'list'], {
+      // Nothing listens on the discard port: a request would fail with exit 1, not 130.
+      env: { SCHED_API_KEY: 'sk_test_x', SCHED_BASE_URL: 'http://127.0.0.1:9' },
+      signal: AbortSignal.abort('SIGINT'),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('error: interrupted\n');
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('reportError: the last words of a failed command', () => {
+  function report(e: unknown, env: Record<string, string | undefined> = {}) {
+    const io = createBufferIO();
+    const code = reportError(io, e, env);
+    return { code, stderr: io.stderrText() };
+  }
+
+  it('a typed error: its message, details and hint, and its own exit code', () => {
+    const r = report(
+      new UsageError('--url is not a URL', { details: ['  got: x'], hint: 'fix it' }),
+    );
+    expect(r).toEqual({ code: 2, stderr: 'error: --url is not a URL\n    got: x\nhint: fix it\n' });
+  });
+
+  it('output cut short on purpose: its code, and not a word', () => {
+    expect(report(new QuietExit(141))).toEqual({ code: 141, stderr: '' });
+  });
+
+  it('anything else is a bug: one line, exit 1, and where to look', () => {
+    const hint = 'hint: set SCHED_DEBUG=1 for details, and please report this bug\n';
+    expect(report(new TypeError('x is undefined'))).toEqual({
+      code: 1,
+      stderr: `error: unexpected failure: x is undefined\n${hint}`,
+    });
+    // A thrown non-Error is named as it is; SCHED_DEBUG has no stack to show for it.
+    expect(report('plain string', { SCHED_DEBUG: '1' })).toEqual({
+      code: 1,
+      stderr: `error: unexpected failure: plain string\n${hint}`,
+    });
+  });
+
+  it('SCHED_DEBUG=1 shows the stack instead of the hint', () => {
+    const e = new Error('boom');
+    const r = report(e, { SCHED_DEBUG: '1' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: unexpected failure: boom\n${e.stack!}\n`);
+    expect(r.stderr).not.toContain('hint:');
   });
 });
 
