@@ -186,9 +186,8 @@ export const pageRoutes: Route[] = [
       const link = core.state.links.get(r.params.code!);
       if (!link) return notFoundPage();
       if (link.used_at !== null) return usedPage();
-      const values = Object.fromEntries(
-        Object.entries(r.body).map(([k, v]) => [k, typeof v === 'string' ? v : '']),
-      );
+      // Form fields are strings (the router's parseFormBody; a field sent twice: the last).
+      const values = r.body as Record<string, string>;
       const errors: Record<string, string[]> = {};
       if (values.privacy !== '1') errors.privacy = ['Please agree to the privacy policy.'];
       for (const k of ['name', 'email', 'at', 'timezone']) {
@@ -207,11 +206,14 @@ export const pageRoutes: Route[] = [
         });
         return { status: 200, html: bookedPage(meeting) };
       } catch (e) {
-        if (e instanceof HttpError && e.status === 422) {
-          const errs = (e.body.errors ?? {}) as Record<string, string[]>;
-          return { status: 422, html: formPage(core, link, values, errs) };
-        }
-        throw e;
+        if (!(e instanceof HttpError)) throw e;
+        // 422 names fields: each error beside its field. Otherwise (the link's meeting type
+        // was removed from the state file) the reason above the form, not a JSON answer.
+        const errs =
+          e.status === 422
+            ? (e.body.errors as Record<string, string[]>)
+            : { booking: ['The meeting type of this link no longer exists. Ask for a new link.'] };
+        return { status: e.status, html: formPage(core, link, values, errs) };
       }
     },
   },

@@ -88,9 +88,7 @@ function sameSecret(expected: string, given: string): boolean {
 
 function headerRecord(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
+  for (const [k, v] of Object.entries(req.headersDistinct)) out[k] = v.join(', ');
   return out;
 }
 
@@ -156,8 +154,9 @@ export function createRequestHandler(
   const routes = routeTable.map(compile);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
-    const method = (req.method ?? 'GET').toUpperCase();
-    const rawUrl = req.url ?? '/';
+    // An http.Server's requests always have both (only a client's responses lack them).
+    const method = req.method!.toUpperCase();
+    const rawUrl = req.url!;
     let record: RecordedRequest | undefined;
     let status = 500;
     try {
@@ -270,8 +269,9 @@ export function createRequestHandler(
       } else {
         status = 500;
         log({ type: 'state-error', message: `internal error: ${(e as Error).message}` });
-        if (!res.headersSent) sendJson(res, 500, { code: 500, message: 'Internal server error.' });
-        else res.destroy();
+        // Nothing was sent yet: every reply is written at once (writeHead, end) after the
+        // handler returned, and writeHead throws, if at all, before sending anything.
+        sendJson(res, 500, { code: 500, message: 'Internal server error.' });
       }
     } finally {
       if (record) record.status = status;

@@ -549,6 +549,48 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       expect(r.status).toBe(400);
     });
 
+    it('a JSON route without a Content-Type: 400 when the body is empty, else 415', async () => {
+      const none = await fetch(`${sb.baseUrl}/webhooks`, {
+        method: 'POST',
+        headers: { 'x-api-key': sb.apiKey },
+      });
+      expect(none.status).toBe(400);
+      expect((await json<{ message: string }>(none)).message).toMatch(/^The request body is empty/);
+      // A byte body: fetch sends it without a Content-Type.
+      const bytes = await fetch(`${sb.baseUrl}/webhooks`, {
+        method: 'POST',
+        headers: { 'x-api-key': sb.apiKey },
+        body: new TextEncoder().encode('{}'),
+      });
+      expect(bytes.status).toBe(415);
+      expect((await json<{ message: string }>(bytes)).message).toBe(
+        'Unsupported Content-Type "": send the body as application/json.',
+      );
+    });
+
+    it('the booking form: 415 unless form-encoded, 400 when not UTF-8', async () => {
+      const [type] = await typeUuids(sb);
+      const link = await json<{ url: string }>(
+        await post(sb, '/single-use-link', { meeting_type_uuid: type }),
+      );
+      const asJson = await fetch(link.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      });
+      expect(asJson.status).toBe(415);
+      const notUtf8 = await fetch(link.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: Buffer.from([0x6e, 0x3d, 0xff]),
+      });
+      expect(notUtf8.status).toBe(400);
+      expect((await json<{ message: string }>(notUtf8)).message).toBe(
+        'The form is not valid UTF-8.',
+      );
+      expect((await fetch(link.url)).status).toBe(200);
+    });
+
     it('answers a body that is not application/json with 415', async () => {
       const r = await sb.api('/webhooks', {
         method: 'POST',
@@ -582,6 +624,10 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       const d = await sb.api('/webhooks', { method: 'PUT', body: '{}' });
       expect(d.status).toBe(405);
       expect(d.headers.get('allow')).toContain('POST');
+      // Only POST on the path: no HEAD offered.
+      const b = await sb.api('/_sandbox/book', { method: 'GET' });
+      expect(b.status).toBe(405);
+      expect(b.headers.get('allow')).toBe('POST');
     });
 
     it('answers HEAD like GET without a body', async () => {
@@ -591,33 +637,24 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
     });
 
     it('answers a malformed HTTP request with 400 instead of hanging', async () => {
-      const net = await import('node:net');
-      const u = new URL(sb.baseUrl);
-      const answer = await new Promise<string>((resolve, reject) => {
-        const s = net.connect(Number(u.port), u.hostname, () => s.write('NONSENSE\r\n\r\n'));
-        let data = '';
-        s.on('data', (c) => (data += c.toString()));
-        s.on('end', () => resolve(data));
-        s.on('error', reject);
-      });
-      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      expect(await raw(sb, 'NONSENSE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     });
 
     it('routes a path starting with // as a path, not as another host', async () => {
-      const net = await import('node:net');
-      const u = new URL(sb.baseUrl);
-      const answer = await new Promise<string>((resolve, reject) => {
-        const s = net.connect(Number(u.port), u.hostname, () =>
-          s.write(
-            `GET //evil.example/api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
-          ),
-        );
-        let data = '';
-        s.on('data', (c) => (data += c.toString()));
-        s.on('end', () => resolve(data));
-        s.on('error', reject);
-      });
+      const answer = await raw(
+        sb,
+        `GET //evil.example/api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
+      );
       expect(answer).toMatch(/^HTTP\/1\.1 404/);
+    });
+
+    it("takes a proxy's absolute-form target as it is", async () => {
+      const answer = await raw(
+        sb,
+        `GET http://sandbox.example/api/webhooks HTTP/1.1\r\nHost: sandbox.example\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(answer).toContain('"_embedded"');
     });
 
     it('serves many concurrent requests', async () => {
@@ -640,6 +677,15 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       expect(rec.headers['content-type']).toBe('application/json');
       expect(rec.body).toEqual({ meeting_type_uuid: 'zzz' });
       expect(rec.status).toBe(422);
+    });
+
+    it('records a header sent twice as one, joined with ", "', async () => {
+      const n = sb.requests.length;
+      await raw(
+        sb,
+        `GET /api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nx-trace: a\r\nx-trace: b\r\nConnection: close\r\n\r\n`,
+      );
+      expect(sb.requests[n]!.headers['x-trace']).toBe('a, b');
     });
   });
 
@@ -687,6 +733,19 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
     });
   });
 });
+
+/** Sends `request` as it is on a new connection; the whole answer once the server closes it. */
+async function raw(sb: TestSandbox, request: string): Promise<string> {
+  const net = await import('node:net');
+  const u = new URL(sb.baseUrl);
+  return new Promise<string>((resolve, reject) => {
+    const s = net.connect(Number(u.port), u.hostname, () => s.write(request));
+    let data = '';
+    s.on('data', (c) => (data += c.toString()));
+    s.on('end', () => resolve(data));
+    s.on('error', reject);
+  });
+}
 
 async function typeUuids(sb: TestSandbox): Promise<string[]> {
   const r = await sb.api('/users/me/meeting-types?limit=100');

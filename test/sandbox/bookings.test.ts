@@ -3,7 +3,7 @@
 // real HTTP servers; signatures are checked here with node:crypto, independently of the code
 // under test.
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -271,6 +271,14 @@ describe('booking a single-use link', () => {
     [{ timezone: 'Mars/Olympus' }, 'timezone'],
     [{ email: 'not-an-email' }, 'email'],
     [{ name: 42 }, 'name'],
+    [{ at: 42 }, 'at'],
+    [{ at: '2026-13-01T10:00:00Z' }, 'at'],
+    [{ at: '2026-03-17T24:00:00Z' }, 'at'],
+    [{ at: '2026-03-17T10:60:00Z' }, 'at'],
+    [{ at: '2026-03-17T10:00:60Z' }, 'at'],
+    [{ at: '2026-03-17T10:00+99:99' }, 'at'],
+    [{ notes: '   ' }, 'notes'],
+    [{ notes: 'x'.repeat(5001) }, 'notes'],
   ])('refuses %j with 422 under %s and leaves the link valid', async (extra, key) => {
     const link = await mintLink();
     const r = await book({ code: link.code, ...extra });
@@ -278,6 +286,11 @@ describe('booking a single-use link', () => {
     const body = (await r.json()) as { errors: Record<string, string[]> };
     expect(Object.keys(body.errors)).toEqual([key]);
     expect((await fetch(link.url)).status).toBe(200);
+  });
+
+  it('takes a start without seconds', async () => {
+    const res = await bookOk({ code: (await mintLink()).code, at: '2026-03-17T10:15+01:00' });
+    expect(res.meeting.scheduled_at).toBe('2026-03-17T09:15:00+00:00');
   });
 
   it('defaults to tomorrow 10:00 on the invitee clock and a sample invitee', async () => {
@@ -381,7 +394,16 @@ describe('cancelling and rescheduling', () => {
       (await post(`/_sandbox/meetings/${m.uuid}/reschedule`, { at: '2020-01-01T00:00:00Z' }))
         .status,
     ).toBe(422);
-    await post(`/_sandbox/meetings/${m.uuid}/cancel`, {});
+    // Only the invitee or the host cancels; nothing changes on a refusal.
+    const robot = await post(`/_sandbox/meetings/${m.uuid}/cancel`, { canceled_by: 'robot' });
+    expect(robot.status).toBe(422);
+    expect(await robot.json()).toEqual({
+      message: 'Invalid arguments',
+      errors: { canceled_by: ['The value you selected is not a valid choice.'] },
+    });
+    expect(
+      (await post(`/_sandbox/meetings/${m.uuid}/cancel`, { canceled_by: 'host' })).status,
+    ).toBe(200);
     const r = await post(`/_sandbox/meetings/${m.uuid}/reschedule`, {
       at: '2026-04-01T10:00:00Z',
     });
@@ -498,5 +520,111 @@ describe('state file', () => {
     const [got] = await rx.waitFor(1);
     // The secret came back from the file: the delivery is still signed with it.
     expect(got!.headers['webhook-signature']).toBe(hmac('kept-secret', got!.body));
+  });
+});
+
+describe('the booking page', () => {
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+  const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: FORM, body });
+  const filled = (extra: Record<string, string> = {}) =>
+    new URLSearchParams({
+      name: 'Ada <Lovelace>',
+      email: 'ada@example.com',
+      at: '2026-03-17T10:30',
+      timezone: 'Europe/Berlin',
+      privacy: '1',
+      ...extra,
+    }).toString();
+
+  it('a booking the service refuses shows the form again with its reason and what was typed', async () => {
+    const link = await mintLink();
+    // Filled in, but the service refuses it (a date before today): 422, nothing booked.
+    const r = await post(link.url, filled({ at: '2025-12-31T10:00' }));
+    expect(r.status).toBe(422);
+    const html = await r.text();
+    expect(html).toMatch(
+      /<input id="at"[^>]*value="2025-12-31T10:00">\s*<p class="error">[^<]+<\/p>/,
+    );
+    expect(html).toContain('value="Ada &lt;Lovelace&gt;"');
+    expect(html).toContain('value="Europe/Berlin"');
+    expect((await fetch(link.url)).status).toBe(200);
+  });
+
+  it('without the privacy box ticked: its own error above the form, nothing booked', async () => {
+    const link = await mintLink();
+    const r = await post(link.url, filled({ privacy: '' }));
+    expect(r.status).toBe(422);
+    const html = await r.text();
+    expect(html).toMatch(/<p class="error">Please agree to the privacy policy.<\/p>\s*<form/);
+    expect(((await (await sb.api('/_sandbox/meetings')).json()) as { total: number }).total).toBe(
+      0,
+    );
+  });
+
+  it('a field sent twice: the last one counts; an unknown code posts to a 404', async () => {
+    const link = await mintLink();
+    const r = await post(link.url, `${filled()}&name=Bob`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/with Bob<\/p>/);
+    const gone = await post(`${sb.publicUrl}/s/doesNotExist`, filled());
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain('This link does not exist');
+  });
+
+  it('a full ISO start and notes are booked as given', async () => {
+    const link = await mintLink();
+    const r = await post(
+      link.url,
+      filled({ at: '2026-03-17T09:00:00Z', notes: 'About <pricing>' }),
+    );
+    expect(r.status).toBe(200);
+    expect(await r.text()).toContain('You are booked');
+    const list = (await (await sb.api('/_sandbox/meetings')).json()) as {
+      _embedded: { items: Array<{ scheduled_at: string; answers: Array<{ value: unknown }> }> };
+    };
+    const [meeting] = list._embedded.items;
+    expect(meeting!.scheduled_at).toBe('2026-03-17T09:00:00+00:00');
+    expect(meeting!.answers.map((a) => a.value)).toContain('About <pricing>');
+  });
+
+  it('shows a type as the state file has it, and a link whose type is gone still books', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sched-sb-page-'));
+    try {
+      const file = join(dir, 'state.json');
+      await sb.close();
+      // A type with no location, no description and a duration edited to null by hand.
+      sb = await startTestSandbox({
+        now: () => NOW,
+        stateFile: file,
+        meetingTypes: [{ name: 'Bare', uuid: CAFE, duration: null as never }],
+      });
+      const link = await mintLink();
+      const html = await (await fetch(link.url)).text();
+      expect(html).toContain('<h1>Bare</h1>');
+      expect(html).toContain('<p class="muted"> min</p>');
+
+      await sb.close();
+      const state = JSON.parse(await readFile(file, 'utf8')) as { meeting_types: unknown[] };
+      state.meeting_types = [];
+      await writeFile(file, JSON.stringify(state));
+      sb = await startTestSandbox({ now: () => NOW, stateFile: file });
+      // Restarted on another port: the same code, at the new address.
+      const page = await (await fetch(`${sb.publicUrl}/s/${link.code}`)).text();
+      expect(page).toContain('<title>Book: meeting</title>');
+      expect(page).toContain('<h1>Meeting</h1>');
+      expect(page).toContain('<p class="muted"></p>');
+      // Booking it: the service has no such type (404); the page says so, nothing is booked.
+      const r = await post(`${sb.publicUrl}/s/${link.code}`, filled());
+      expect(r.status).toBe(404);
+      expect(await r.text()).toContain(
+        '<p class="error">The meeting type of this link no longer exists. Ask for a new link.</p>',
+      );
+      expect(((await (await sb.api('/_sandbox/meetings')).json()) as { total: number }).total).toBe(
+        0,
+      );
+    } finally {
+      await sb.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
