@@ -88,7 +88,10 @@ function sameSecret(expected: string, given: string): boolean {
 
 function headerRecord(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headersDistinct)) out[k] = v.join(', ');
+  // Each name Node saw, with all of its values (never undefined, whatever the Dict type says).
+  for (const [k, v] of Object.entries(req.headersDistinct) as Array<[string, string[]]>) {
+    out[k] = v.join(', ');
+  }
   return out;
 }
 
