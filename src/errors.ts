@@ -133,6 +133,14 @@ export class Failure extends SchedError {
   }
 }
 
+/** Resolves once `signal` is aborted (at once when it is already): how servers wait to stop. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /** Which signal an AbortSignal's reason stands for: main aborts with 'SIGTERM' or 'SIGINT'. */
 export function signalOf(reason: unknown): 'SIGINT' | 'SIGTERM' {
   return reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';

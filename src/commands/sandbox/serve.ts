@@ -2,8 +2,9 @@
 // only what a script needs (the addresses and key; with --json one JSON line first); the request
 // and delivery log goes to stderr.
 import type { Context } from '../../context.js';
+import type { IO } from '../../io.js';
 import type { SandboxServeOptions } from './index.js';
-import { Failure, UsageError } from '../../errors.js';
+import { Failure, UsageError, whenAborted } from '../../errors.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import { quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
@@ -27,6 +28,26 @@ function checkPublicUrl(raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** The sandbox's log on stderr: requests (unless --quiet), each delivery attempt, warnings. */
+export function sandboxLog(io: IO, quiet: boolean): (e: SandboxLogEvent) => void {
+  const dim = (s: string) => io.colorErr.dim(s);
+  return (e) => {
+    if (e.type === 'request') {
+      if (!quiet) io.err(dim(`${clock()} ${e.method} ${e.path} ${e.status} ${e.ms}ms`));
+    } else if (e.type === 'delivery') {
+      const what = `${clock()} delivery ${e.event} -> ${e.url} attempt ${e.attempt}:`;
+      const result = e.status !== undefined ? `HTTP ${e.status}` : `no answer (${e.error})`;
+      if (e.outcome === 'delivered') io.err(`${what} ${io.colorErr.green(result)}`);
+      else {
+        const next = e.outcome === 'retrying' ? ', will retry' : ', giving up';
+        io.err(`${what} ${io.colorErr.yellow(result + next)}`);
+      }
+    } else {
+      io.err(`${io.colorErr.red('warning:')} ${e.message}`);
+    }
+  };
+}
+
 export async function run(ctx: Context, flags: SandboxServeOptions): Promise<void> {
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
@@ -42,21 +63,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
   });
 
   const dim = (s: string) => io.colorErr.dim(s);
-  const log = (e: SandboxLogEvent) => {
-    if (e.type === 'request') {
-      if (!quiet) io.err(dim(`${clock()} ${e.method} ${e.path} ${e.status} ${e.ms}ms`));
-    } else if (e.type === 'delivery') {
-      const what = `${clock()} delivery ${e.event} -> ${e.url} attempt ${e.attempt}:`;
-      const result = e.status !== undefined ? `HTTP ${e.status}` : `no answer (${e.error})`;
-      if (e.outcome === 'delivered') io.err(`${what} ${io.colorErr.green(result)}`);
-      else {
-        const next = e.outcome === 'retrying' ? ', will retry' : ', giving up';
-        io.err(`${what} ${io.colorErr.yellow(result + next)}`);
-      }
-    } else {
-      io.err(`${io.colorErr.red('warning:')} ${e.message}`);
-    }
-  };
+  const log = sandboxLog(io, quiet);
 
   // The same entry as `import { startSandbox } from 'sched/sandbox'`.
   const { startSandbox, StateFileError } = await import('../../sandbox/library.js');
@@ -84,7 +91,9 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
         hint: 'choose another with --port <n>, or --port 0 for any free port',
       });
     }
-    if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+    // Any other refusal by listen() or by the host name's lookup (EACCES, EADDRNOTAVAIL,
+    // ENOTFOUND, EAI_AGAIN offline ...); anything without a syscall is a bug and says so.
+    if (err.syscall !== undefined) {
       throw new Failure(`cannot listen on ${flags.host}:${flags.port}: ${err.code}`, {
         hint: 'check --host and --port',
       });
@@ -119,10 +128,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     io.err(dim('Press Ctrl-C to stop.'));
   }
 
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) return resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await whenAborted(ctx.signal);
 
   // A signal is how a server is meant to end: close cleanly and exit 0.
   try {

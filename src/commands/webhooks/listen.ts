@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './index.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
-import { Failure, QuietExit, UsageError } from '../../errors.js';
+import { Failure, QuietExit, UsageError, whenAborted } from '../../errors.js';
 import {
   canonicalEventName,
   eventNameProblem,
@@ -215,10 +215,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   }
   if (!stop.signal.aborted) io.err(io.colorErr.dim('ready; Ctrl-C to stop'));
 
-  await new Promise<void>((resolve) => {
-    if (stop.signal.aborted) resolve();
-    else stop.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await whenAborted(stop.signal);
 
   await receiver.close();
   await Promise.allSettled([...inFlight]);

@@ -1,0 +1,149 @@
+// `sched sandbox` in-process: what it prints, what --quiet and --public-url change, how it
+// refuses an address it cannot listen on, and its log lines. (The binary, stopped by real
+// signals, is test/e2e/sandbox.test.ts.)
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.js';
+import { sandboxLog } from '../../src/commands/sandbox/serve.js';
+import { whenAborted } from '../../src/errors.js';
+import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
+import { runSched } from '../helpers/run.js';
+import { until } from '../helpers/until.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+/** Starts `sched sandbox --port 0 <args>`; stop() sends it a SIGTERM and gives the exit code. */
+async function serve(args: string[]) {
+  const ac = new AbortController();
+  let io: BufferIO | undefined;
+  const env = { SCHED_CONFIG_DIR: join(tmpdir(), 'sched-serve-no-config') };
+  const done = runCli(['sandbox', '--port', '0', ...args], {
+    io: (g) => (io ??= createBufferIO({ env, color: g.color, noInput: g.noInput })),
+    env,
+    signal: ac.signal,
+  });
+  await until(
+    () => (io?.stdoutText() ?? '').endsWith('\n'),
+    'the sandbox to print its address',
+    () => io?.stderrText() ?? '',
+    { unless: done },
+  );
+  return {
+    io: io!,
+    stop: async () => {
+      ac.abort('SIGTERM');
+      return done;
+    },
+  };
+}
+
+describe('sched sandbox', () => {
+  it('--quiet prints the base URL alone and no request log; --public-url is where links point', async () => {
+    const sb = await serve(['--quiet', '--public-url', 'https://tunnel.example/']);
+    const baseUrl = sb.io.stdoutText().trim();
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const types = (await (
+      await fetch(`${baseUrl}/users/me/meeting-types`, {
+        headers: { 'x-api-key': 'sandbox_test_key' },
+      })
+    ).json()) as { _embedded: { items: Array<{ uuid: string }> } };
+    const link = (await (
+      await fetch(`${baseUrl}/single-use-link`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'sandbox_test_key', 'content-type': 'application/json' },
+        body: JSON.stringify({ meeting_type_uuid: types._embedded.items[0]!.uuid }),
+      })
+    ).json()) as { url: string };
+    expect(link.url).toMatch(/^https:\/\/tunnel\.example\/s\/[\w-]+$/);
+    expect(await sb.stop()).toBe(0);
+    expect(sb.io.stdoutText()).toBe(`${baseUrl}\n`);
+    // No request lines, no "Try:" line: only the stop.
+    expect(sb.io.stderrText()).toBe('Sandbox stopped.\n');
+  });
+
+  it('a state file that has meeting types already: --seed-types is ignored, and said so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sched-serve-'));
+    dirs.push(dir);
+    const file = join(dir, 'state.json');
+    const first = await serve(['--state', file]);
+    expect(await first.stop()).toBe(0);
+    expect(first.io.stderrText()).toContain(`Sandbox stopped; state saved to ${file}.`);
+    const again = await serve(['--state', file, '--seed-types', '3']);
+    expect(await again.stop()).toBe(0);
+    expect(again.io.stderrText()).toContain(`Loaded ${file}: 0 webhooks, 0 links, 0 meetings.`);
+    expect(again.io.stderrText()).toContain(
+      'note: --seed-types is ignored because the state file already has meeting types',
+    );
+  });
+
+  it.each([
+    ['an address this machine does not have', '192.0.2.1', 'EADDRNOTAVAIL'],
+    ['a host name that does not resolve', '999.1.1.1', 'ENOTFOUND'],
+  ])('%s: exit 1 naming the address and the cause', async (_what, host, code) => {
+    const r = await runSched(['sandbox', '--port', '0', '--host', host, '--api-key', 'k']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: cannot listen on ${host}:0: ${code}\nhint: check --host and --port\n`,
+    );
+  });
+});
+
+describe('the sandbox log', () => {
+  const delivery = {
+    type: 'delivery' as const,
+    event: 'meetingScheduled',
+    url: 'https://rx.example/hook',
+    webhookUuid: 'w',
+    notificationUuid: 'n',
+  };
+  const TIME = /^\d\d:\d\d:\d\d /;
+
+  it('a line per request (none with --quiet), per delivery attempt and per warning', () => {
+    const io = createBufferIO();
+    const quietIo = createBufferIO();
+    for (const [out, quiet] of [
+      [io, false],
+      [quietIo, true],
+    ] as const) {
+      const log = sandboxLog(out, quiet);
+      log({ type: 'request', method: 'GET', path: '/api/webhooks', status: 200, ms: 3 });
+      log({ ...delivery, attempt: 1, status: 500, error: undefined, outcome: 'retrying' });
+      log({ ...delivery, attempt: 4, status: undefined, error: 'ECONNREFUSED', outcome: 'failed' });
+      log({ ...delivery, attempt: 1, status: 204, error: undefined, outcome: 'delivered' });
+      log({ type: 'state-error', message: 'cannot write /x/state.json: EACCES' });
+    }
+    const lines = io.stderrText().split('\n').slice(0, -1);
+    const untimed = (text: string) => text.replace(new RegExp(TIME.source, 'gm'), '');
+    expect(untimed(io.stderrText()).split('\n').slice(0, -1)).toEqual([
+      'GET /api/webhooks 200 3ms',
+      'delivery meetingScheduled -> https://rx.example/hook attempt 1: HTTP 500, will retry',
+      'delivery meetingScheduled -> https://rx.example/hook attempt 4: no answer (ECONNREFUSED), giving up',
+      'delivery meetingScheduled -> https://rx.example/hook attempt 1: HTTP 204',
+      'warning: cannot write /x/state.json: EACCES',
+    ]);
+    expect(lines.every((l) => l.startsWith('warning:') || TIME.test(l))).toBe(true);
+    expect(untimed(quietIo.stderrText())).toBe(
+      untimed(io.stderrText()).split('\n').slice(1).join('\n'),
+    );
+  });
+});
+
+describe('whenAborted', () => {
+  it('resolves at once for a signal already aborted, else on its abort', async () => {
+    await whenAborted(AbortSignal.abort());
+    const ac = new AbortController();
+    let resolved = false;
+    const p = whenAborted(ac.signal).then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(resolved).toBe(false);
+    ac.abort();
+    await p;
+    expect(resolved).toBe(true);
+  });
+});
