@@ -1,13 +1,16 @@
 // `sched sandbox book|cancel|reschedule`, run in-process against a real sandbox, with a real
 // webhook receiver: what the user sees (stdout, stderr, exit code) and what the receiver got.
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_PORT } from '../../src/sandbox/constants.js';
 import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { f, startFaultServer } from '../helpers/fault-server.js';
 
 const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // "Intro call", 15 minutes
 
@@ -231,5 +234,145 @@ describe('sched sandbox cancel / reschedule', () => {
       env: { SCHED_API_KEY: 'wrong' },
     });
     expect(r.code).toBe(4);
+  });
+});
+
+describe('which sandbox, with which key', () => {
+  const MEETING = '4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90';
+
+  it('SCHED_BASE_URL without a key: the documented sandbox key', async () => {
+    const r = await sched(['sandbox', 'book', (await mintLink()).code, '-q'], {
+      env: { SCHED_API_KEY: undefined },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sb.requests.at(-1)!.headers['x-api-key']).toBe('sandbox_test_key');
+  });
+
+  it("a profile's base URL, with its stored key or without one", async () => {
+    // A sandbox of its own key, so the key sent tells which rule chose it.
+    const own = await startTestSandbox({ apiKey: 'sk_profile' });
+    try {
+      const env = { SCHED_CONFIG_DIR: config };
+      const login = await runSched(['auth', 'login', '--with-key', '--base-url', own.baseUrl], {
+        env,
+        stdin: 'sk_profile\n',
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const link = (await (
+        await own.api('/single-use-link', {
+          method: 'POST',
+          body: JSON.stringify({ meeting_type_uuid: INTRO }),
+        })
+      ).json()) as { code: string };
+      const r = await runSched(['sandbox', 'book', link.code, '-q'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(own.requests.at(-1)!.headers['x-api-key']).toBe('sk_profile');
+      // The profile without its key: the documented sandbox key goes to the profile's base URL.
+      await writeFile(
+        join(config, 'config.json'),
+        JSON.stringify({ profiles: { default: { baseUrl: own.baseUrl } } }),
+        { mode: 0o600 },
+      );
+      const keyless = await runSched(
+        ['sandbox', 'cancel', '4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90'],
+        {
+          env,
+        },
+      );
+      expect(keyless.code).toBe(4);
+      expect(own.requests.at(-1)!.headers['x-api-key']).toBe('sandbox_test_key');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it(`nothing configured and a bare code: the sandbox at 127.0.0.1:${DEFAULT_SANDBOX_PORT}`, async (t) => {
+    const keys: Array<string | undefined> = [];
+    const paths: string[] = [];
+    const fake = http.createServer((req, res) => {
+      keys.push(req.headers['x-api-key'] as string | undefined);
+      paths.push(req.url!);
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"code":404,"message":"Not found."}');
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      fake.once('error', () => resolve(false));
+      fake.listen(DEFAULT_SANDBOX_PORT, '127.0.0.1', () => resolve(true));
+    });
+    // Someone's own sandbox may be running there; then this cannot be checked.
+    if (!listening) t.skip();
+    try {
+      const env = { SCHED_CONFIG_DIR: config, SCHED_BASE_URL: undefined, SCHED_API_KEY: undefined };
+      const r = await runSched(['sandbox', 'cancel', MEETING], { env });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/api`);
+      const own = await runSched(['sandbox', 'cancel', MEETING], {
+        env: { ...env, SCHED_API_KEY: 'sk_own' },
+      });
+      expect(own.code).toBe(5);
+      expect(keys).toEqual(['sandbox_test_key', 'sk_own']);
+      expect(paths).toEqual([
+        `/api/_sandbox/meetings/${MEETING}/cancel`,
+        `/api/_sandbox/meetings/${MEETING}/cancel`,
+      ]);
+    } finally {
+      await new Promise((resolve) => fake.close(resolve));
+    }
+  });
+});
+
+describe('what the sandbox answered', () => {
+  it('a receiver that fails with no retry left: "gave up"', async () => {
+    const once = await startTestSandbox({ retryDelaysMs: [] });
+    const failing = await startReceiver({ statuses: [500] });
+    try {
+      await once.api('/webhooks', {
+        method: 'POST',
+        body: JSON.stringify({ url: failing.url, events: ['meetingScheduled'] }),
+      });
+      const link = (await (
+        await once.api('/single-use-link', {
+          method: 'POST',
+          body: JSON.stringify({ meeting_type_uuid: INTRO }),
+        })
+      ).json()) as { code: string };
+      const r = await runSched(['sandbox', 'book', link.code], {
+        env: { ...once.env, SCHED_CONFIG_DIR: config },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`^  ${failing.url} +unsigned +HTTP 500, gave up$`, 'm'));
+    } finally {
+      await once.close();
+      await failing.close();
+    }
+  });
+
+  it.each([
+    [
+      '2xx without a list of notified webhooks',
+      f.json(201, { meeting: { uuid: 'm' }, notified: 'all of them' }),
+      1,
+      'error: unexpected response shape from the sandbox at BASE: `notified` is missing or not a list of objects',
+    ],
+    [
+      '422 without field errors',
+      f.json(422, { message: 'Invalid arguments', errors: {} }),
+      2,
+      'error: the API rejected POST BASE/_sandbox/book (422): Invalid arguments',
+    ],
+  ])('%s: one clear error', async (_what, answer, code, line) => {
+    const srv = await startFaultServer();
+    try {
+      srv.on('POST', '/api/_sandbox/book', answer);
+      const r = await runSched(['sandbox', 'book', 'someCode'], {
+        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k', SCHED_CONFIG_DIR: config },
+      });
+      expect(r.code).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toContain(line.replace('BASE', srv.baseUrl));
+    } finally {
+      await srv.close();
+    }
   });
 });

@@ -9,8 +9,8 @@ import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
 
 /** The link's code, and its URL when one was given (it names the sandbox). */
-export function parseLinkArg(arg: string | undefined): { code: string; url?: URL } {
-  const v = (arg ?? '').trim();
+export function parseLinkArg(arg: string): { code: string; url?: URL } {
+  const v = arg.trim();
   if (/^https?:\/\//i.test(v)) {
     let url: URL;
     try {
@@ -27,7 +27,7 @@ export function parseLinkArg(arg: string | undefined): { code: string; url?: URL
     return { code: decodeURIComponent(m[1]!), url };
   }
   if (!/^[A-Za-z0-9_-]+$/.test(v)) {
-    throw new UsageError(`${quote(arg ?? '')} is neither a link code nor a link URL`, {
+    throw new UsageError(`${quote(arg)} is neither a link code nor a link URL`, {
       hint: 'give the code or the URL that `sched link create` printed',
     });
   }

@@ -33,10 +33,10 @@ export function checkIsoTime(value: string, flag = '--at'): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function checkMeetingUuid(value: string | undefined): string {
-  const v = (value ?? '').trim();
+export function checkMeetingUuid(value: string): string {
+  const v = value.trim();
   if (!UUID.test(v)) {
-    throw new UsageError(`${quote(value ?? '')} is not a meeting UUID`, {
+    throw new UsageError(`${quote(value)} is not a meeting UUID`, {
       hint: '`sched sandbox book` prints the UUID of the meeting it creates',
     });
   }
