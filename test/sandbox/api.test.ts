@@ -297,6 +297,18 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       });
     });
 
+    it.each([
+      [undefined, 'This value should not be blank.'],
+      [null, 'This value should not be blank.'],
+      ['', 'This value should not be blank.'],
+      [42, 'This value should be of type string.'],
+      [['https://e.com/x'], 'This value should be of type string.'],
+    ])('answers 422 under url for the url %j', async (url, message) => {
+      const r = await post(sb, '/webhooks', { url, events: ['meetingScheduled'] });
+      expect(r.status).toBe(422);
+      expect(await json(r)).toEqual({ message: 'Invalid arguments', errors: { url: [message] } });
+    });
+
     it('answers 422 for missing or empty events and for a secret that is not a string', async () => {
       const cases: Array<[unknown, string]> = [
         [{ url: 'https://e.com/h' }, 'events'],

@@ -628,3 +628,76 @@ describe('the booking page', () => {
     }
   });
 });
+
+describe('the control endpoints', () => {
+  it('book takes the link as "code" or "url", of type string', async () => {
+    const link = await mintLink();
+    const missing = await book({});
+    expect(missing.status).toBe(422);
+    expect(await missing.json()).toEqual({
+      message: 'Invalid arguments',
+      errors: { code: ['Give the link as "code" or "url".'] },
+    });
+    for (const [body, key] of [
+      [{ code: 7 }, 'code'],
+      [{ url: ['x'] }, 'url'],
+    ] as const) {
+      const r = await book(body);
+      expect(r.status).toBe(422);
+      expect(await r.json()).toEqual({
+        message: 'Invalid arguments',
+        errors: { [key]: ['This value should be of type string.'] },
+      });
+    }
+    expect((await fetch(link.url)).status).toBe(200);
+  });
+
+  it('show the links, one link and one meeting; 404 for what does not exist', async () => {
+    const link = await mintLink();
+    const { meeting } = await bookOk({ code: link.code, at: '2026-02-02T10:00:00Z' });
+    const other = await mintLink();
+    const all = (await (await sb.api('/_sandbox/links')).json()) as {
+      items: Array<{ code: string; used_at: string | null; meeting_uuid: string | null }>;
+    };
+    expect(all.items.map((l) => [l.code, l.meeting_uuid])).toEqual([
+      [link.code, meeting.uuid],
+      [other.code, null],
+    ]);
+    const one = await sb.api(`/_sandbox/links/${link.code}`);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual({
+      code: link.code,
+      url: link.url,
+      meeting_type_uuid: CAFE,
+      created_at: '2026-01-10T08:00:00+00:00',
+      used_at: '2026-01-10T08:00:00+00:00',
+      meeting_uuid: meeting.uuid,
+    });
+    expect((await sb.api('/_sandbox/links/noSuchCode')).status).toBe(404);
+    expect((await sb.api(`/_sandbox/meetings/${meeting.uuid}`)).status).toBe(200);
+    expect((await sb.api('/_sandbox/meetings/4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90')).status).toBe(
+      404,
+    );
+  });
+
+  it('deliveries filter by meeting, event and webhook', async () => {
+    const a = await receiver();
+    const b = await receiver();
+    const wa = await subscribe(a.url, ['meetingScheduled']);
+    const wb = await subscribe(b.url, ['meetingScheduled']);
+    const { meeting } = await bookOk({ code: (await mintLink()).code, at: '2026-02-02T10:00:00Z' });
+    await a.waitFor(1);
+    await b.waitFor(1);
+    const get = async (q: string) =>
+      (
+        (await (await sb.api(`/_sandbox/deliveries?${q}`)).json()) as {
+          items: Array<{ webhook_uuid: string; event: string }>;
+        }
+      ).items;
+    expect((await get(`meeting=${meeting.uuid}`)).map((d) => d.webhook_uuid).sort()).toEqual(
+      [wa, wb].sort(),
+    );
+    expect((await get(`webhook=${wb}`)).map((d) => d.webhook_uuid)).toEqual([wb]);
+    expect(await get('event=meetingCancelled')).toEqual([]);
+  });
+});
