@@ -163,7 +163,6 @@ export class Deliveries {
       }
       record.state = 'failed';
     } finally {
-      if (record.state === 'pending') record.state = 'failed';
       const settled = this.settledWaiters.get(record) ?? [];
       this.settledWaiters.delete(record);
       for (const w of settled) w();
@@ -177,8 +176,8 @@ export class Deliveries {
   }
 
   private wait(ms: number): Promise<boolean> {
+    // Called right after run() checked `closed`: a close() from here on ends the wait early.
     return new Promise((resolve) => {
-      if (this.closed) return resolve(false);
       const timer = setTimeout(() => {
         this.timers.delete(entry);
         resolve(true);
@@ -224,8 +223,10 @@ export class Deliveries {
         (res: IncomingMessage) => {
           // The status is all we need; read and drop the body so the socket is released.
           res.resume();
-          res.on('end', () => finish({ status: res.statusCode ?? null, error: null }));
-          res.on('error', () => finish({ status: res.statusCode ?? null, error: null }));
+          // A client's response always has a status; it counts even when the body is cut short.
+          const status = res.statusCode!;
+          res.on('end', () => finish({ status, error: null }));
+          res.on('error', () => finish({ status, error: null }));
         },
       );
       req.on('error', (e: NodeJS.ErrnoException) => {

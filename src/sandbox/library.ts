@@ -217,15 +217,12 @@ function refusal(e: HttpError, meetingUuid: string | undefined): SandboxError {
   const errors = (e.body.errors ?? {}) as Record<string, string[]>;
   const first = Object.values(errors)[0]?.[0];
   if (e.reason === 'meeting_not_found') {
-    return new SandboxError(e.reason, `no meeting "${meetingUuid ?? ''}" in this sandbox`);
+    return new SandboxError(e.reason, `no meeting "${meetingUuid}" in this sandbox`);
   }
   if (e.reason) return new SandboxError(e.reason, first ?? e.message, errors);
+  // Without a reason, the refusal is a validation error: it always names its fields.
   const fields = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`);
-  return new SandboxError(
-    'invalid_input',
-    fields.length > 0 ? `invalid input: ${fields.join('; ')}` : e.message,
-    errors,
-  );
+  return new SandboxError('invalid_input', `invalid input: ${fields.join('; ')}`, errors);
 }
 
 function report(d: DeliveryRecord): DeliveryReport {

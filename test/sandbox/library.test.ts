@@ -2,6 +2,8 @@
 // subscribe a local receiver through its HTTP API, mint a link, book it, check the signature
 // with node:crypto (not with our code), reschedule, cancel, and see refusals carry a `code`.
 import { createHmac } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -160,6 +162,36 @@ describe('startSandbox (the sched/sandbox library)', () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.status).toBe('failed');
     expect(deliveries[0]!.attempts.map((a) => a.status)).toEqual([500, 503]);
+  });
+
+  it('with no options: a free port; Date times taken as the instants they are', async () => {
+    const sb = await startSandbox();
+    open.push(sb);
+    expect(sb.port).toBeGreaterThan(0);
+    expect(sb.baseUrl).toBe(`http://127.0.0.1:${sb.port}/api`);
+    const { meeting } = await sb.book(await mintLink(sb), { at: new Date('2031-01-15T14:00:00Z') });
+    expect(meeting.scheduled_at).toBe('2031-01-15T14:00:00+00:00');
+    const moved = await sb.reschedule(meeting.uuid, new Date('2031-01-16T09:30:00+01:00'));
+    expect(moved.meeting.scheduled_at).toBe('2031-01-16T08:30:00+00:00');
+  });
+
+  it('a link whose meeting type is gone from the state file: refused with a code', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sched-lib-'));
+    try {
+      const state = path.join(dir, 'state.json');
+      const first = await startSandbox({ port: 0, state });
+      const link = await mintLink(first);
+      await first.close();
+      const saved = JSON.parse(await readFile(state, 'utf8')) as { meeting_types: unknown[] };
+      saved.meeting_types = [];
+      await writeFile(state, JSON.stringify(saved));
+      const sb = await startSandbox({ port: 0, state });
+      const e = await refusal(sb.book(link.slice(link.lastIndexOf('/') + 1)));
+      await sb.close();
+      expect(e.code).toBe('meeting_type_not_found');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves the API with the given key and refuses calls after close', async () => {
