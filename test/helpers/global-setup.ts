@@ -15,7 +15,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!report) return;
 
   return async () => {
-    const { text, branches } = await report.writeCoverageReport();
+    // A report that cannot be written fails the run: vitest only logs a teardown's error.
+    let result: { text: string; branches: number };
+    try {
+      result = await report.writeCoverageReport();
+    } catch (e) {
+      process.stderr.write(`Coverage: the report could not be written: ${String(e)}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const { text, branches } = result;
     process.stdout.write(`\n${text}`);
     // Only a whole-suite run is held to the minimum: a focused one undercounts.
     const ran = project.vitest.state.getTestModules().length;
