@@ -31,7 +31,8 @@ export type PostResult =
       ms: number;
     };
 
-function networkMessage(e: NodeJS.ErrnoException): string {
+/** Why a POST got no answer, for a human. */
+export function networkMessage(e: NodeJS.ErrnoException): string {
   switch (e.code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the receiver running?)';
@@ -82,8 +83,9 @@ export async function postRaw(input: PostInput): Promise<PostResult> {
       res.on('end', () =>
         finish({
           ok: true,
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
+          // A client's response always has both (only a server's requests lack them).
+          status: res.statusCode!,
+          statusText: res.statusMessage!,
           ms: elapsed(),
           headers: res.headers,
           body: Buffer.concat(chunks),

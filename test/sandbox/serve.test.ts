@@ -1,6 +1,6 @@
-// `sched sandbox` in-process: what it prints, what --quiet and --public-url change, how it
-// refuses an address it cannot listen on, and its log lines. (The binary, stopped by real
-// signals, is test/e2e/sandbox.test.ts.)
+// `sched sandbox` in-process: what it prints, what --quiet and --public-url change, and its
+// log lines. The binary, stopped by real signals: test/e2e/sandbox.test.ts; an address it
+// cannot listen on: test/rules/listen-failure.test.ts.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { runCli } from '../../src/cli.js';
 import { sandboxLog } from '../../src/commands/sandbox/serve.js';
 import { whenAborted } from '../../src/errors.js';
 import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
-import { runSched } from '../helpers/run.js';
 import { until } from '../helpers/until.js';
 
 const dirs: string[] = [];
@@ -78,18 +77,6 @@ describe('sched sandbox', () => {
     expect(again.io.stderrText()).toContain(`Loaded ${file}: 0 webhooks, 0 links, 0 meetings.`);
     expect(again.io.stderrText()).toContain(
       'note: --seed-types is ignored because the state file already has meeting types',
-    );
-  });
-
-  it.each([
-    ['an address this machine does not have', '192.0.2.1', 'EADDRNOTAVAIL'],
-    ['a host name that does not resolve', '999.1.1.1', 'ENOTFOUND'],
-  ])('%s: exit 1 naming the address and the cause', async (_what, host, code) => {
-    const r = await runSched(['sandbox', '--port', '0', '--host', host, '--api-key', 'k']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      `error: cannot listen on ${host}:0: ${code}\nhint: check --host and --port\n`,
     );
   });
 });

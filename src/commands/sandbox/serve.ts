@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import type { SandboxServeOptions } from './index.js';
 import { Failure, UsageError, whenAborted } from '../../errors.js';
+import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import { quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
@@ -85,20 +86,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
         hint: 'move the file away or choose another --state file',
       });
     }
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') {
-      throw new Failure(`port ${flags.port} on ${flags.host} is in use`, {
-        hint: 'choose another with --port <n>, or --port 0 for any free port',
-      });
-    }
-    // Any other refusal by listen() or by the host name's lookup (EACCES, EADDRNOTAVAIL,
-    // ENOTFOUND, EAI_AGAIN offline ...); anything without a syscall is a bug and says so.
-    if (err.syscall !== undefined) {
-      throw new Failure(`cannot listen on ${flags.host}:${flags.port}: ${err.code}`, {
-        hint: 'check --host and --port',
-      });
-    }
-    throw e;
+    throw listenFailure(e as NodeJS.ErrnoException, flags.host, flags.port);
   }
   // Whatever ends the command (a signal, an error while printing), the server is closed.
   ctx.defer(() => sb.close());

@@ -32,12 +32,8 @@ import { forwardDelivery, targetsFor, type ForwardTarget } from '../../webhooks/
 import { deliveryRecord, signatureHeader, signatureVerdict } from '../../webhooks/listen/record.js';
 import { ListenerWebhook, type WebhookApi } from '../../webhooks/listen/register.js';
 import { deliveryLine, displayUrl, forwardLine } from '../../webhooks/listen/render.js';
-import {
-  answerNonDelivery,
-  listenFailure,
-  startReceiver,
-  type Receiver,
-} from '../../webhooks/listen/receiver.js';
+import { listenFailure } from '../../http/listen.js';
+import { answerNonDelivery, startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   // Everything is checked before a port is opened or a request is made.

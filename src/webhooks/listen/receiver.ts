@@ -3,10 +3,8 @@
 // receiver both run on it; what to answer is theirs to decide.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Failure, UsageError } from '../../errors.js';
 import { DEFAULT_BODY_TIMEOUT_MS, readBody } from '../../http/body.js';
 import { sanitizeCell } from '../../output/sanitize.js';
-import { quote } from '../../text/quote.js';
 
 /** Bodies above this are refused with 413 by default: no real delivery comes close. */
 export const DEFAULT_MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
@@ -95,22 +93,4 @@ export function answerNonDelivery(
     return true;
   }
   return false;
-}
-
-/** Why the listener could not start, with what to do about it. */
-export function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE') {
-    return new Failure(`port ${port} on ${host} is already in use`, {
-      hint: 'choose another with --port <n>, or --port 0 for any free port',
-    });
-  }
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
-    return new UsageError(`cannot listen on host ${quote(host)}: not an address of this machine`);
-  }
-  if (e.code === 'EACCES') {
-    return new Failure(`not allowed to listen on port ${port}`, {
-      hint: 'ports below 1024 need privileges; use e.g. --port 4020',
-    });
-  }
-  return new Failure(`cannot listen on ${host}:${port}: ${e.message}`);
 }
