@@ -7,12 +7,13 @@ export type BodyResult =
   | { ok: true; bytes: Buffer }
   | {
       ok: false;
-      reason: 'too-large' | 'aborted' | 'timeout';
-      /** For 'too-large': the declared Content-Length when there was one, else the bytes seen. */
-      size?: number;
-      /** For 'too-large': true when `size` is the declared length of the whole body. */
-      declared?: boolean;
-    };
+      reason: 'too-large';
+      /** The declared Content-Length when there was one, else the bytes seen. */
+      size: number;
+      /** True when `size` is the declared length of the whole body. */
+      declared: boolean;
+    }
+  | { ok: false; reason: 'aborted' | 'timeout' };
 
 /** How long a body may take to arrive by default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;

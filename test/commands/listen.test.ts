@@ -238,6 +238,54 @@ describe('sched webhooks listen', () => {
     expect(running.stdout()).toBe('');
   });
 
+  it('answers HEAD without a body; another method gets 405 and a note; neither is counted', async () => {
+    running = await listen([]);
+    const head = await fetch(running.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const put = await fetch(new URL('/x?y=1', running.url), { method: 'PUT', body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('POST, GET, HEAD');
+    await until(() => /answered 405/.test(running!.stderr()), 'the note', running.stderr);
+    expect(running.stderr()).toContain('note: PUT /x?y=1 answered 405\n');
+    expect(running.stdout()).toBe('');
+  });
+
+  it('refuses a body over 5 MiB with 413, saying its declared size or that it was streamed', async () => {
+    running = await listen([]);
+    const big = Buffer.alloc(5 * 1024 * 1024 + 1, 0x20);
+    const declared = await fetch(running.url, { method: 'POST', body: big });
+    expect(declared.status).toBe(413);
+    const streamed = await fetch(running.url, {
+      method: 'POST',
+      body: new ReadableStream({
+        start(c) {
+          c.enqueue(big);
+          c.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    await until(
+      () => (running!.stderr().match(/with 413/g) ?? []).length === 2,
+      'two notes',
+      running.stderr,
+    );
+    expect(running.stderr()).toContain(
+      `note: refused a ${big.length}-byte body (over ${5 * 1024 * 1024} bytes) with 413\n`,
+    );
+    expect(running.stderr()).toContain(
+      `note: refused a body over ${5 * 1024 * 1024} bytes with 413\n`,
+    );
+    expect(running.stdout()).toBe('');
+  });
+
+  it('a blank --host listens on the default one', async () => {
+    running = await listen(['--host', '  ']);
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
   it('checks its flags before opening a port (exit 2)', async () => {
     for (const argv of [
       ['--forward-to', 'not a url'],

@@ -42,7 +42,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       } else if (body.reason === 'too-large') {
         res.writeHead(413, { 'content-type': 'text/plain' });
         res.end('payload too large\n');
-        opts.onTooLarge?.({ size: body.size ?? 0, declared: body.declared ?? false, maxBytes });
+        opts.onTooLarge?.({ size: body.size, declared: body.declared, maxBytes });
       }
       // Aborted or stalled: the sender is gone (or was cut off); nobody to answer.
     });
@@ -80,7 +80,8 @@ export function answerNonDelivery(
   res: ServerResponse,
   note: (line: string) => void,
 ): boolean {
-  const method = req.method ?? 'GET';
+  // A server's request always has a method and a URL.
+  const method = req.method!;
   if (method === 'GET' || method === 'HEAD') {
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(method === 'HEAD' ? undefined : 'sched webhooks listen: POST deliveries here\n');
@@ -89,7 +90,7 @@ export function answerNonDelivery(
   if (method !== 'POST') {
     res.writeHead(405, { allow: 'POST, GET, HEAD', 'content-type': 'text/plain' });
     res.end('POST deliveries here\n');
-    note(`note: ${sanitizeCell(method)} ${sanitizeCell(req.url ?? '/')} answered 405`);
+    note(`note: ${sanitizeCell(method)} ${sanitizeCell(req.url!)} answered 405`);
     return true;
   }
   return false;
