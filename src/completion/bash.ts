@@ -11,11 +11,7 @@ import {
   type OptionSpec,
   type ValueSource,
 } from './model.js';
-
-/** Quotes for a single-quoted bash word. */
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote as q } from '../text/quote.js';
 
 /** The compact value descriptor the script's __sched_values understands. */
 function encode(v: ValueSource): string {

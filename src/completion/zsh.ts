@@ -12,11 +12,7 @@ import {
   type OptionSpec,
   type ValueSource,
 } from './model.js';
-
-/** A single-quoted zsh word. */
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote as q } from '../text/quote.js';
 
 /** Text inside the [description] of an _arguments spec. */
 function bracket(s: string): string {

@@ -30,3 +30,13 @@ export function quote(text: string, max = 80): string {
 export function quoteUrl(raw: string, max = 80): string {
   return quote(raw.replace(/\/\/[^/@]*@/, '//***@'), max);
 }
+
+/** `s` as one single-quoted POSIX shell word (sh, bash, zsh): every character taken literally. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `s` in a command line shown to the user: as it is when it needs no quotes, else shellQuote(s). */
+export function shellWord(s: string): string {
+  return /^[\w./@:+-]+$/.test(s) ? s : shellQuote(s);
+}

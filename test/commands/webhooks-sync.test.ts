@@ -225,6 +225,19 @@ describe('sched webhooks sync (sandbox)', () => {
     expect(mutations()).toEqual([]);
   });
 
+  it('--quiet: the result on stdout, nothing on stderr, with or without --dry-run', async () => {
+    const file = await fixture('webhooks.json');
+    const dry = await sync(['--file', file, '--dry-run', '-q']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout).toBe('dry run: 2 to create, 0 to replace, 0 to delete, 0 unchanged\n');
+    const real = await sync(['--file', file, '-q', '--json']);
+    expect(real.code).toBe(0);
+    expect(real.stderr).toBe('');
+    expect(JSON.parse(real.stdout).created).toHaveLength(2);
+    expect(serverState().map((w) => w.url)).toEqual([BOOKED, CHANGES]);
+  });
+
   it('colours the plan on a terminal and keeps it plain otherwise', async () => {
     const file = await fixture('webhooks.json');
     const tty = await sync(['--file', file, '--dry-run'], { tty: true });
@@ -442,6 +455,72 @@ describe('sched webhooks sync: failures part-way', () => {
     expect(r.stderr).toContain('done:     nothing was changed');
     expect(r.stderr).toContain(`not done: create ${CHANGES}`);
     expect(srv.count('POST')).toBe(1);
+  });
+
+  it('a webhook someone else deleted first is gone, whether 404 comes at once or after a 5xx', async () => {
+    const hook = (n: number) => ({
+      url: `https://old.example.com/${n}`,
+      events: ['meetingScheduled'],
+      secret: null,
+      created_at: '2024-01-01T00:00:00+00:00',
+      uuid: `00000000-0000-4000-8000-00000000000${n}`,
+    });
+    srv.on('GET', '/api/webhooks', f.json(200, envelope([hook(1), hook(2)])));
+    srv.on(
+      'DELETE',
+      `/api/webhooks/${hook(1).uuid}`,
+      f.json(404, { code: 404, message: 'Not found.' }),
+    );
+    // The first DELETE may have reached the server before its 503: the 404 after it is a success.
+    srv.on('DELETE', `/api/webhooks/${hook(2).uuid}`, f.status(503), f.json(404, { code: 404 }));
+    const r = await run([
+      '--file',
+      await fileWith('none.json', { webhooks: [] }),
+      '--prune',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ deleted: [hook(1).uuid, hook(2).uuid] });
+    for (const n of [1, 2]) {
+      expect(r.stderr).toContain(
+        `${hook(n).uuid}  ${hook(n).url}  (not in the file; it was already gone)`,
+      );
+    }
+  });
+
+  it('a list whose total disagrees with what was read: a warning to run again', async () => {
+    const hook = {
+      url: BOOKED,
+      events: ['meetingScheduled'],
+      secret: null,
+      created_at: '2024-01-01T00:00:00+00:00',
+      uuid: '00000000-0000-4000-8000-0000000000bb',
+    };
+    srv.on('GET', '/api/webhooks', f.json(200, envelope([hook], { total: 3 })));
+    const r = await run([
+      '--file',
+      await fileWith('one.json', {
+        webhooks: [{ url: BOOKED, events: ['meetingScheduled'], secretEnv: 'SYNC_TEST_SECRET' }],
+      }),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'the webhook list changed while it was read (1 read, 3 reported); run sync again to check',
+    );
+    expect(srv.count('POST') + srv.count('DELETE')).toBe(0);
+  });
+
+  it('the hint to run again quotes a file name the shell would split', async () => {
+    srv.on('GET', '/api/webhooks', f.json(200, envelope([])));
+    srv.on('POST', '/api/webhooks', f.json(500, { message: 'Internal error' }));
+    const file = await fileWith("my hooks's.json", {
+      webhooks: [{ url: BOOKED, events: ['meetingScheduled'], secretEnv: 'SYNC_TEST_SECRET' }],
+    });
+    const r = await run(['--file', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `run \`sched webhooks sync --file '${file.replace("'", "'\\''")}'\` again`,
+    );
   });
 
   it('Ctrl-C part-way reports what was done, what may have happened, and exits 130', async () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { quote, quoteUrl } from '../../src/text/quote.js';
+import { quote, quoteUrl, shellQuote, shellWord } from '../../src/text/quote.js';
+import { execFileSync } from 'node:child_process';
 import { didYouMean, didYouMeanInline, nearest } from '../../src/text/suggest.js';
 import { locateJsonError } from '../../src/text/json-error.js';
 import { runSched } from '../helpers/run.js';
@@ -82,6 +83,21 @@ describe('quote', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(quoteUrl(bad));
     expect(r.stderr).not.toMatch(/hunter2|\u001b/); // eslint-disable-line no-control-regex
+  });
+});
+
+describe('shell words (completion scripts, the hint to run sync again)', () => {
+  it.each([
+    ['hooks.json', 'hooks.json'],
+    ['./conf/a-b_c@1:2+3.yaml', './conf/a-b_c@1:2+3.yaml'],
+    ['my hooks.json', "'my hooks.json'"],
+    ["it's.json", "'it'\\''s.json'"],
+    ['$HOME/`x`;rm', "'$HOME/`x`;rm'"],
+    ['', "''"],
+  ])('%j -> %s, which sh reads back as it was', (text, word) => {
+    expect(shellWord(text)).toBe(word);
+    expect(execFileSync('sh', ['-c', `printf %s ${shellWord(text)}`]).toString()).toBe(text);
+    expect(execFileSync('sh', ['-c', `printf %s ${shellQuote(text)}`]).toString()).toBe(text);
   });
 });
 

@@ -39,6 +39,7 @@ import {
 } from '../../webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
 import { csvRecord } from '../../output/csv.js';
+import { shellWord } from '../../text/quote.js';
 import { sanitizeCsvField } from '../../output/sanitize.js';
 
 interface SyncFlags {
@@ -247,10 +248,7 @@ function stoppedError(
   const uncertain =
     stopped.failed !== undefined && (cause instanceof NetworkError || cause instanceof Interrupted);
   const details = stoppedDetails(stopped, uncertain).map(redact);
-  const file = /^[\w./@:+-]+$/.test(flags.file)
-    ? flags.file
-    : `'${flags.file.replace(/'/g, `'\\''`)}'`;
-  const rerun = `sched webhooks sync --file ${file}${flags.prune ? ' --prune' : ''}`;
+  const rerun = `sched webhooks sync --file ${shellWord(flags.file)}${flags.prune ? ' --prune' : ''}`;
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
   if (aborted) {
