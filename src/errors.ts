@@ -1,5 +1,6 @@
 // Typed errors: every failure a user can meet is one of these, and src/main.ts is the one
 // place that turns them into a stderr message and an exit code.
+import { addAbortListener } from 'node:events';
 
 export const ExitCode = {
   ok: 0,
@@ -135,10 +136,7 @@ export class Failure extends SchedError {
 
 /** Resolves once `signal` is aborted (at once when it is already): how servers wait to stop. */
 export function whenAborted(signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  return new Promise<void>((resolve) => addAbortListener(signal, () => resolve()));
 }
 
 /** Which signal an AbortSignal's reason stands for: main aborts with 'SIGTERM' or 'SIGINT'. */

@@ -1,6 +1,7 @@
 // Where the webhook commands get their secret and payload from. Kept apart from signature.ts
 // (which stays pure) and free of heavy imports: `sched sig verify` loads only this, node:fs
 // and node:crypto, and the prompter only when it really has to ask.
+import { addAbortListener } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -26,10 +27,7 @@ export async function resolveSecret(
   flag: unknown,
   opts: { prompt: boolean; why: string },
 ): Promise<ResolvedSecret | undefined> {
-  if (typeof flag === 'string') {
-    if (flag === '') throw new UsageError('--secret is empty');
-    return { secret: flag, source: 'flag' };
-  }
+  if (typeof flag === 'string') return { secret: secretFlag(flag), source: 'flag' };
   const env = ctx.env.SCHED_WEBHOOK_SECRET;
   if (env) return { secret: env, source: 'env' };
   if (!opts.prompt) return undefined;
@@ -39,17 +37,25 @@ export async function resolveSecret(
     });
   }
   const prompter = await ctx.prompter();
-  const secret = await prompter.password('Webhook secret', {
-    validate: (v) => (v.length > 0 ? true : 'the secret cannot be empty'),
-  });
+  const secret = await prompter.password('Webhook secret', { validate: nonEmptySecret });
   return { secret, source: 'prompt' };
 }
 
 /** Like resolveSecret with a prompt, for commands that cannot work without a secret. */
 export async function requireSecret(ctx: Context, flag: unknown, why: string): Promise<string> {
-  const r = await resolveSecret(ctx, flag, { prompt: true, why });
-  if (!r) throw new UsageError(`a webhook secret is needed ${why}`);
-  return r.secret;
+  // With a prompt allowed, resolveSecret returns a secret or throws.
+  return (await resolveSecret(ctx, flag, { prompt: true, why }))!.secret;
+}
+
+/** --secret as given: an empty one is refused (it would sign with nothing). */
+export function secretFlag(flag: string): string {
+  if (flag === '') throw new UsageError('--secret is empty');
+  return flag;
+}
+
+/** The check of every secret typed at a prompt. */
+export function nonEmptySecret(v: string): true | string {
+  return v.length > 0 ? true : 'the secret cannot be empty';
 }
 
 export interface PayloadSource {
@@ -99,9 +105,8 @@ async function guarded<T>(
   stream: Readable,
   work: () => Promise<T>,
 ): Promise<T> {
-  const onAbort = () => stream.destroy(new Error('aborted'));
-  if (ctx.signal.aborted) onAbort();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // Called at once when the signal has already aborted.
+  const listening = addAbortListener(ctx.signal, () => stream.destroy(new Error('aborted')));
   try {
     return await work();
   } catch (e) {
@@ -113,7 +118,7 @@ async function guarded<T>(
     if (src.file !== undefined) throw payloadFileError(src.file, e);
     throw e;
   } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
+    listening[Symbol.dispose]();
   }
 }
 

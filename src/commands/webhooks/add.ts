@@ -12,7 +12,7 @@ import type { Prompter } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
-import { readPayload } from '../../webhooks/input.js';
+import { nonEmptySecret, readPayload, secretFlag } from '../../webhooks/input.js';
 import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
 import { sameEvents } from '../../webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
@@ -47,10 +47,7 @@ async function readSecretFromStdin(ctx: Context): Promise<string> {
 // Giving more than one of --secret, --secret-stdin and --no-secret is refused before run (their
 // `exclusive` group in index.ts).
 function secretFromFlags(flags: WebhooksAddOptions): SecretChoice | 'stdin' | undefined {
-  if (typeof flags.secret === 'string') {
-    if (flags.secret === '') throw new UsageError('--secret is empty');
-    return { kind: 'given', secret: flags.secret };
-  }
+  if (typeof flags.secret === 'string') return { kind: 'given', secret: secretFlag(flags.secret) };
   if (flags.secret === false) return { kind: 'none' };
   if (flags.secretStdin === true) return 'stdin';
   return undefined;
@@ -72,9 +69,7 @@ async function askSecret(prompter: Prompter): Promise<SecretChoice> {
     { name: 'None: unsigned deliveries', value: 'none' as const },
   ]);
   if (mode !== 'enter') return { kind: mode };
-  const secret = await prompter.password('Secret', {
-    validate: (v) => (v.length > 0 ? true : 'the secret cannot be empty'),
-  });
+  const secret = await prompter.password('Secret', { validate: nonEmptySecret });
   return { kind: 'given', secret };
 }
 

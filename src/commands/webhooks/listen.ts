@@ -12,6 +12,7 @@
 // The parts live in src/webhooks/listen/: receiver (HTTP, bounded body reads), dedupe, record
 // (signature verdict, the --json line), render, forward and register; this file wires them.
 import { randomBytes } from 'node:crypto';
+import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './index.js';
@@ -69,10 +70,8 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   // Stops on Ctrl-C/SIGTERM, and when stdout goes away.
   const stop = new AbortController();
   let stdoutClosed = false;
-  const onSignal = () => stop.abort();
-  if (ctx.signal.aborted) stop.abort();
-  ctx.signal.addEventListener('abort', onSignal, { once: true });
-  ctx.defer(() => ctx.signal.removeEventListener('abort', onSignal));
+  const listening = addAbortListener(ctx.signal, () => stop.abort());
+  ctx.defer(() => listening[Symbol.dispose]());
 
   const write = async (text: string) => {
     if (stdoutClosed) return;
