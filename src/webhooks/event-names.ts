@@ -27,10 +27,10 @@ export function eventNameProblem(raw: string): string {
 }
 
 /** The event an argument or flag value names, or a usage error (exit 2). */
-export function checkEventName(raw: string | undefined): EventName {
-  const name = canonicalEventName(raw ?? '');
+export function checkEventName(raw: string): EventName {
+  const name = canonicalEventName(raw);
   if (name) return name;
-  throw new UsageError(eventNameProblem(raw ?? ''));
+  throw new UsageError(eventNameProblem(raw));
 }
 
 /**

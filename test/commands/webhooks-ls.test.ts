@@ -1,6 +1,7 @@
 // `sched webhooks ls` in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../helpers/run.js';
+import { runSched, type RunOptions } from '../helpers/run.js';
+import { envelope, f, startFaultServer } from '../helpers/fault-server.js';
 import { useSandbox } from './core-harness.js';
 
 const h = useSandbox();
@@ -79,5 +80,47 @@ describe('sched webhooks ls', () => {
     expect(c.stdout.split('\r\n')[1]).toContain('"meetingScheduled,meetingCancelled"');
     const q = await ls(['-q']);
     expect(q.stdout).toBe([...h.sb.state.webhooks.keys()][0] + '\n');
+  });
+});
+
+describe('sched webhooks ls: items of an odd shape', () => {
+  it('events that are not a list and a time that is not a string: shown empty or as they came', async () => {
+    const srv = await startFaultServer();
+    try {
+      const odd = [
+        {
+          uuid: 'u-1',
+          url: 'https://a.example/h',
+          events: 'meetingScheduled',
+          created_at: 1767225600,
+        },
+        {
+          uuid: 'u-2',
+          url: 'https://b.example/h',
+          events: ['meetingScheduled'],
+          created_at: 'soon',
+        },
+      ];
+      srv.on('GET', '/api/webhooks', f.json(200, envelope(odd)));
+      const env = { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k' };
+      const table = await runSched(['webhooks', 'ls'], {
+        env: { ...env, NO_COLOR: '1' },
+        tty: true,
+      });
+      expect(table.code, table.stderr).toBe(0);
+      const rows = table.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.trim().split(/\s{2,}/));
+      expect(rows).toEqual([
+        ['u-1', 'https://a.example/h'],
+        ['u-2', 'https://b.example/h', 'scheduled', 'soon'],
+      ]);
+      // Machine output keeps the API's values as they are.
+      const json = await runSched(['webhooks', 'ls', '--json'], { env });
+      expect(JSON.parse(json.stdout)).toEqual(odd);
+    } finally {
+      await srv.close();
+    }
   });
 });
