@@ -83,6 +83,8 @@ export async function startTerminal(argv: string[], opts: TerminalOptions = {}):
     HOME: process.env.HOME ?? dir,
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
+    // Under `npm run coverage` the program's coverage is counted too (test/helpers/child-coverage.ts).
+    ...(process.env.NODE_V8_COVERAGE ? { NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE } : {}),
     ...opts.env,
   };
   await tmux(
