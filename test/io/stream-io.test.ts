@@ -1,0 +1,59 @@
+// The terminal IO every command writes through (src/io.ts): which colour level the flags and
+// the environment choose, and what a reader that went away means.
+import { PassThrough, type Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { QuietExit } from '../../src/errors.js';
+import { colorLevel, createStreamIO } from '../../src/io.js';
+
+describe('colorLevel: --no-color, then NO_COLOR, then FORCE_COLOR, then the terminal', () => {
+  it.each([
+    [true, {}, true, 1],
+    [false, {}, true, 0],
+    [true, {}, false, 0],
+    [true, { NO_COLOR: '' }, true, 0],
+    [true, { NO_COLOR: '1', FORCE_COLOR: '3' }, true, 0],
+    [false, { FORCE_COLOR: '3' }, true, 0],
+    [true, { FORCE_COLOR: '0' }, true, 0],
+    [true, { FORCE_COLOR: 'false' }, true, 0],
+    [true, { FORCE_COLOR: '' }, false, 1],
+    [true, { FORCE_COLOR: '1' }, false, 1],
+    [true, { FORCE_COLOR: 'true' }, false, 1],
+    [true, { FORCE_COLOR: '2' }, false, 2],
+    [true, { FORCE_COLOR: '3' }, false, 3],
+  ] as const)('flag %s, env %j, tty %s -> %d', (flag, env, tty, level) => {
+    expect(colorLevel(tty, { flag, env })).toBe(level);
+  });
+});
+
+describe('stdout that goes away', () => {
+  function io(stdout: Writable) {
+    return createStreamIO({
+      stdin: new PassThrough(),
+      stdout,
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      color: { flag: true, env: {} },
+      noInput: true,
+    });
+  }
+
+  it.each(['EPIPE', 'ERR_STREAM_DESTROYED'])(
+    '%s: the next write ends the command quietly (QuietExit)',
+    async (code) => {
+      const stdout = new PassThrough();
+      const o = io(stdout);
+      stdout.emit('error', Object.assign(new Error(code), { code }));
+      await expect(o.out('more\n')).rejects.toBeInstanceOf(QuietExit);
+    },
+  );
+
+  it('any other stdout error is not swallowed', () => {
+    const stdout = new PassThrough();
+    io(stdout);
+    expect(() =>
+      stdout.emit('error', Object.assign(new Error('disk full'), { code: 'ENOSPC' })),
+    ).toThrow('disk full');
+  });
+});
