@@ -19,7 +19,7 @@ class Stop {
 const WS = new Set([' ', '\t', '\n', '\r']);
 
 function describeChar(c: string): string {
-  const code = c.codePointAt(0) ?? 0;
+  const code = c.codePointAt(0)!; // c is one character
   if (code < 0x20 || code === 0x7f)
     return `control character U+${code.toString(16).padStart(4, '0')}`;
   return `'${c}'`;
@@ -160,7 +160,8 @@ export function locateJsonError(text: string): JsonSyntaxProblem | undefined {
     if (i < n) throw unexpected('expected the end of the file after the JSON value');
     return undefined;
   } catch (e) {
-    if (!(e instanceof Stop)) throw e;
+    // Nesting deeper than the stack (JSON.parse takes it, this scanner recurses): no place.
+    if (!(e instanceof Stop)) return undefined;
     return { ...lineColumn(text, e.pos), message: e.message };
   }
 }

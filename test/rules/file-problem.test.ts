@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileProblem } from '../../src/text/file-problem.js';
 import { runSched } from '../helpers/run.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sched-file-problem-'));
@@ -38,4 +39,21 @@ describe('a file that cannot be read', () => {
       }
     });
   }
+});
+
+describe('fileProblem: the words for each way fs refuses', () => {
+  const fsError = (code: string, message = `${code}: x, open 'f'`) =>
+    Object.assign(new Error(message), { code });
+  it.each([
+    [fsError('ENOENT'), 'no such file'],
+    [fsError('EISDIR'), 'it is a directory'],
+    // Root reads anything, so these come from a table rather than from chmod.
+    [fsError('EACCES'), 'permission denied'],
+    [fsError('EPERM'), 'permission denied'],
+    [fsError('EIO', 'EIO: i/o error, read'), 'EIO: i/o error, read'],
+    [{ code: 'ELOOP' }, 'ELOOP'],
+    ['something else', 'something else'],
+  ])('%j -> %s', (e, words) => {
+    expect(fileProblem(e)).toBe(words);
+  });
 });

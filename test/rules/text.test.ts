@@ -9,7 +9,7 @@ import path from 'node:path';
 import { quote, quoteUrl, shellQuote, shellWord } from '../../src/text/quote.js';
 import { execFileSync } from 'node:child_process';
 import { didYouMean, didYouMeanInline, nearest } from '../../src/text/suggest.js';
-import { locateJsonError } from '../../src/text/json-error.js';
+import { jsonErrorPlace, locateJsonError } from '../../src/text/json-error.js';
 import { runSched } from '../helpers/run.js';
 
 let dir: string;
@@ -151,6 +151,38 @@ describe('did you mean', () => {
       expect(r.stderr).toContain(shown);
     });
   }
+});
+
+describe('locateJsonError: the first thing wrong, never the text', () => {
+  it.each([
+    ['{/* note */ "a": 1}', 1, 2, 'comments are not allowed in JSON (YAML allows them)'],
+    ["['a']", 1, 2, 'strings must be in double quotes'],
+    ['[] x', 1, 4, "unexpected 'x': expected the end of the file after the JSON value"],
+    ['["a\\', 1, 2, 'unterminated string'],
+    ['["\\u12"]', 1, 3, 'invalid \\u escape in a string (needs 4 hex digits)'],
+    ['\ufeff{,}', 1, 3, "unexpected ',': expected a property name in double quotes"],
+    ['{"a":\u0001}', 1, 6, 'unexpected control character U+0001: expected a value'],
+  ])('%j -> line %d, column %d: %s', (text, line, column, message) => {
+    expect(locateJsonError(text)).toEqual({ line, column, message });
+  });
+
+  it('says nothing when it finds nothing wrong, or when nesting is deeper than it can follow', () => {
+    expect(locateJsonError('{"a": [1, 2]}')).toBeUndefined();
+    expect(jsonErrorPlace('{"a": [1, 2]}')).toBe('');
+    // 200,000 unclosed brackets: JSON.parse refuses them; the scanner gives no place, not a crash.
+    expect(locateJsonError('['.repeat(200_000))).toBeUndefined();
+  });
+
+  it('a sync file nested that deep: exit 2, "not valid JSON", no crash', async () => {
+    const r = await runSched(
+      ['webhooks', 'sync', '--file', file('deep.json', '['.repeat(200_000))],
+      {
+        env: env(),
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: .*deep\.json: not valid JSON$/);
+  });
 });
 
 describe('JSON error positions', () => {
