@@ -313,6 +313,59 @@ describe('sched auth status', () => {
     expect(r.stderr).toContain('connection refused');
   });
 
+  it('every verdict in the row: yes, no, unknown; no key: empty (or "(none)" on a terminal)', async () => {
+    const row = async (args: string[], extra: Record<string, string | undefined>, tty = false) => {
+      const r = await runSched(['auth', 'status', ...args], { env: env(extra), tty });
+      return { code: r.code, cells: r.stdout.trimEnd().split('\n').at(-1)!.split(/\t|,/) };
+    };
+    const rejected = await row(['--base-url', sb.baseUrl], {
+      SCHED_API_KEY: 'wrong-key-ABCDEFGHIJKLMNOP-0000',
+    });
+    expect(rejected).toEqual({
+      code: 4,
+      cells: ['default', sb.baseUrl, 'env', '****0000', 'no', 'flag'],
+    });
+    const unknown = await row(['--base-url', await refusedUrl()], { SCHED_API_KEY: 'k-12345678' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.cells[4]).toBe('unknown');
+    const none = await row(['-o', 'csv'], {});
+    expect(none).toEqual({
+      code: 4,
+      cells: ['default', 'https://secure.simplymeet.me/api', '', '', '', 'default'],
+    });
+    const noneTty = await row(['-o', 'csv'], { NO_COLOR: '1' }, true);
+    expect(noneTty.cells).toEqual([
+      'default',
+      'https://secure.simplymeet.me/api',
+      'none',
+      '(none)',
+      '',
+      'default',
+    ]);
+  });
+
+  it('a terminal table names the profile the key comes from', async () => {
+    await login();
+    const r = await runSched(['auth', 'status'], { env: env({ NO_COLOR: '1' }), tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Key from\s+profile "default"/);
+    expect(r.stdout).toMatch(/Accepted\s+yes/);
+  });
+
+  it('Ctrl-C during the check: exit 130, no verdict printed', async () => {
+    const ac = new AbortController();
+    srv.on('GET', '/api/users/me/meeting-types', () => {
+      ac.abort('SIGINT');
+      return f.hang();
+    });
+    const r = await runSched(['auth', 'status', '--base-url', srv.baseUrl], {
+      env: env({ SCHED_API_KEY: 'k-1234567890' }),
+      signal: ac.signal,
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+
   it('piped: one tab-separated row', async () => {
     await login();
     const r = await runSched(['auth', 'status'], { env: env() });
