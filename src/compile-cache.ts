@@ -7,29 +7,16 @@
 // Builtins come from process.getBuiltinModule (synchronous, no import): this runs on every
 // start, before anything else is loaded.
 
-type Env = Record<string, string | undefined>;
+import { schedDir } from './platform-dirs.js';
 
-/** The platform cache directory for sched (like env-paths' `cache`, without "-nodejs"). */
-export function schedCacheDir(env: Env, platform: NodeJS.Platform, home: string): string {
-  const path =
-    platform === 'win32'
-      ? process.getBuiltinModule('node:path').win32
-      : process.getBuiltinModule('node:path').posix;
-  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'sched');
-  if (platform === 'win32') {
-    return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'sched', 'Cache');
-  }
-  // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
-  const xdg = env.XDG_CACHE_HOME;
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'sched');
-}
+type Env = Record<string, string | undefined>;
 
 export interface NodeModuleWithCache {
   enableCompileCache?: (dir?: string) => unknown;
 }
 
 /**
- * Enables the compile cache in `<schedCacheDir>/node-compile-cache`. Does nothing on Node
+ * Enables the compile cache in `<schedDir('cache')>/node-compile-cache`. Does nothing on Node
  * without the cache, when NODE_COMPILE_CACHE chose a directory already or
  * NODE_DISABLE_COMPILE_CACHE turned it off, and when the directory cannot be made (no home,
  * read-only file system): the command then runs without a cache. `nodeModule` is Node's own
@@ -47,7 +34,7 @@ export function enableCompileCache(
     if (!home) return;
     const dir = process
       .getBuiltinModule('node:path')
-      .join(schedCacheDir(env, process.platform, home), 'node-compile-cache');
+      .join(schedDir('cache', env, process.platform, home), 'node-compile-cache');
     makeDir(dir, 3);
     nodeModule.enableCompileCache(dir);
   } catch {

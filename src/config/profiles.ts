@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
+import { schedDir } from '../platform-dirs.js';
 import { quote } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../sandbox/constants.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
@@ -75,15 +76,10 @@ export function checkProfileName(name: string): void {
   }
 }
 
-/** The platform config directory for "sched" (like env-paths, without conf's "-nodejs"). */
+/** SCHED_CONFIG_DIR, else the platform config directory for sched (src/platform-dirs.ts). */
 export function configDir(env: Record<string, string | undefined>): string {
   if (env.SCHED_CONFIG_DIR) return path.resolve(env.SCHED_CONFIG_DIR);
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'sched');
-  if (process.platform === 'win32') {
-    return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'sched', 'Config');
-  }
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'sched');
+  return schedDir('config', env, process.platform, env.HOME || env.USERPROFILE || os.homedir());
 }
 
 export interface OpenConfigOptions {

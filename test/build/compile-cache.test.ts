@@ -4,32 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { enableCompileCache, schedCacheDir } from '../../src/compile-cache.js';
+import { enableCompileCache } from '../../src/compile-cache.js';
 import { spawnSched } from '../helpers/run.js';
 
 const HAS_CACHE = Number(process.versions.node.split('.')[0]) >= 22;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sched-compile-cache-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-describe('schedCacheDir', () => {
-  it.each([
-    ['linux', {}, '/home/u/.cache/sched'],
-    ['linux', { XDG_CACHE_HOME: '/xdg' }, '/xdg/sched'],
-    ['linux', { XDG_CACHE_HOME: 'relative' }, '/home/u/.cache/sched'],
-    ['freebsd', {}, '/home/u/.cache/sched'],
-    ['darwin', { XDG_CACHE_HOME: '/xdg' }, '/home/u/Library/Caches/sched'],
-  ] as const)('%s %j -> %s', (platform, env, dir) => {
-    expect(schedCacheDir(env, platform, '/home/u')).toBe(dir);
-  });
-  it('Windows: %LOCALAPPDATA%\\sched\\Cache, else under the profile', () => {
-    expect(schedCacheDir({ LOCALAPPDATA: 'C:\\L' }, 'win32', 'C:\\Users\\u')).toBe(
-      'C:\\L\\sched\\Cache',
-    );
-    expect(schedCacheDir({}, 'win32', 'C:\\Users\\u')).toBe(
-      'C:\\Users\\u\\AppData\\Local\\sched\\Cache',
-    );
-  });
-});
 
 /**
  * enableCompileCache in-process, with a Node module that has the cache (whatever Node runs the
