@@ -58,10 +58,10 @@ export function tighten(p: string, want: number, what: string, warn: (line: stri
   }
 }
 
-/** Runs fn holding an exclusive lock file beside the config file (waits up to 5 s). */
-export function withLock<T>(file: string, fn: () => T): T {
+/** Runs fn holding an exclusive lock file beside the config file (waits up to `waitMs`). */
+export function withLock<T>(file: string, fn: () => T, waitMs = 5_000): T {
   const lock = `${file}.lock`;
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     try {
       fs.closeSync(fs.openSync(lock, 'wx', 0o600));
