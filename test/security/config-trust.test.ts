@@ -95,6 +95,26 @@ describe.skipIf(!POSIX)('8. config trust: writable by others, symlinks', () => {
     expect(r.stderr).toContain(dir);
   });
 
+  it('a config directory reached through a symlink is judged by where it points', async () => {
+    plant(file);
+    const link = path.join(root, 'linked');
+    fs.symlinkSync(dir, link);
+    // Private where it points: used.
+    const ok = await spawnSched(['types', 'list'], {
+      env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(srv.requests).toHaveLength(1);
+    srv.clear();
+    srv.on('GET', MT_PATH, f.json(200, envelope([], { path: MT_PATH })));
+    // Writable by others where it points: refused, though the link itself is 0777.
+    fs.chmodSync(dir, 0o777);
+    const r = await spawnSched(['types', 'list'], {
+      env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
+    });
+    expectRefused(r, /writable by others/);
+  });
+
   it('a config.json that is a symlink is not followed for writing', async () => {
     const elsewhere = path.join(root, 'elsewhere.json');
     fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
