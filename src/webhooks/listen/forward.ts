@@ -53,12 +53,10 @@ export interface ForwardTarget {
 }
 
 /** What became of one forward: the receiver's status and time, or why there was none. */
-export interface ForwardReport {
-  url: string;
-  status?: number;
-  ms: number;
-  error?: string;
-}
+/** The receiver's status, or why there was none. */
+export type ForwardReport = { url: string; ms: number } & (
+  { status: number; error?: never } | { error: string; status?: never }
+);
 
 /** The targets a delivery of `event` goes to, in the order given. */
 export function targetsFor(

@@ -30,13 +30,12 @@ export interface DeliveryRecord {
   forward?: ForwardReport;
 }
 
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** The signature header of a request, when it has one. */
+/**
+ * The signature header of a request, when it has one. Node joins a repeated header of this
+ * kind into one string ("a, b"), which then verifies as no signature does.
+ */
 export function signatureHeader(req: IncomingMessage): string | undefined {
-  return first(req.headers[SIGNATURE_HEADER]);
+  return req.headers[SIGNATURE_HEADER] as string | undefined;
 }
 
 export function signatureVerdict(
@@ -58,8 +57,9 @@ export function deliveryRecord(
   const s = summarizeDelivery(body);
   return {
     receivedAt: seen.receivedAt.toISOString(),
-    method: req.method ?? 'POST',
-    path: req.url ?? '/',
+    // A server's request always has a method and a URL.
+    method: req.method!,
+    path: req.url!,
     event: s.event ?? null,
     uuid: s.uuid ?? null,
     meeting: s.meetingUuid ?? null,
@@ -71,8 +71,8 @@ export function deliveryRecord(
     signature: seen.signature,
     signatureReason: seen.signatureReason ?? null,
     duplicate: seen.duplicate,
-    userAgent: first(req.headers['user-agent']) ?? null,
-    contentType: first(req.headers['content-type']) ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+    contentType: req.headers['content-type'] ?? null,
     bytes: body.length,
     json: s.json,
     payload: s.json ? s.payload : null,

@@ -58,7 +58,7 @@ export function deliveryLine(
 
 export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
   if (f.error !== undefined) return `  ↳ ${c.red(`forward to ${f.url} failed: ${f.error}`)}`;
-  const st = f.status ?? 0;
+  const st = f.status;
   const text = `forwarded to ${f.url}: ${st} in ${f.ms} ms`;
   return `  ↳ ${st >= 200 && st < 300 ? c.green(text) : c.red(text)}`;
 }
