@@ -1,7 +1,7 @@
 // One typed function per endpoint of the service API. Each returns exactly the
 // objects the API returned, unknown fields included, after checking only what the CLI relies
 // on (so a wrong shape is one clear error rather than a crash further on).
-import { ApiError } from '../errors.js';
+import { ApiError, NotFoundError } from '../errors.js';
 import type { ApiClient, RateLimitInfo } from './client.js';
 import {
   paginate,
@@ -160,6 +160,24 @@ export async function deleteWebhook(
     onRateLimit: opts.onRateLimit,
   });
   return { uuid, alreadyGone: res.alreadyGone === true };
+}
+
+/**
+ * Deletes a webhook that should not exist any more, where one already gone (a 404, at once or
+ * after an attempt that may have reached the server) is as good as deleted: how `webhooks sync`
+ * and `webhooks listen --register` clean up. (`webhooks rm` names a missing webhook instead.)
+ */
+export async function removeWebhook(
+  client: ApiClient,
+  uuid: string,
+  opts: CallOptions = {},
+): Promise<'deleted' | 'gone'> {
+  try {
+    return (await deleteWebhook(client, uuid, opts)).alreadyGone ? 'gone' : 'deleted';
+  } catch (e) {
+    if (e instanceof NotFoundError) return 'gone';
+    throw e;
+  }
 }
 
 export interface IterateOptions extends PaginateOptions {

@@ -168,6 +168,46 @@ describe('sched webhooks listen --register', () => {
     }
   });
 
+  it('notes a webhook an earlier run left at the URL; one deleted meanwhile is "already gone"', async () => {
+    const own = await startTestSandbox();
+    try {
+      const { l, port } = await onSomePort(async (p) => {
+        // Left behind by an earlier run, at the URL this one registers.
+        const left = await own.api('/webhooks', {
+          method: 'POST',
+          body: JSON.stringify({ url: `http://127.0.0.1:${p}/`, events: ['meetingScheduled'] }),
+        });
+        const leftUuid = ((await left.json()) as { uuid: string }).uuid;
+        const started = start(['--port', String(p), '--register', `http://127.0.0.1:${p}/`], {
+          ...own.env,
+        });
+        await until(
+          () => /ready/.test(started.io.stderrText()) || started.exited() !== undefined,
+          'the listener',
+          started.io.stderrText,
+        );
+        if (started.exited() !== undefined && /already in use/.test(started.io.stderrText())) {
+          await own.api(`/webhooks/${leftUuid}`, { method: 'DELETE' });
+          return PORT_IN_USE;
+        }
+        return { l: started, port: p };
+      });
+      expect(l.io.stderrText()).toMatch(
+        new RegExp(
+          `note: webhook [0-9a-f-]{36} already points at http://127\\.0\\.0\\.1:${port}/; its deliveries will arrive too`,
+        ),
+      );
+      const uuid = /registered webhook ([0-9a-f-]{36})/.exec(l.io.stderrText())![1]!;
+      // Someone deletes the registered webhook while the listener runs.
+      expect((await own.api(`/webhooks/${uuid}`, { method: 'DELETE' })).status).toBe(204);
+      l.ac.abort('SIGINT');
+      expect(await l.done).toBe(0);
+      expect(l.io.stderrText()).toContain(`webhook ${uuid} was already gone`);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('exits 1 naming the webhook left behind when its deletion fails on stop', async () => {
     const own = await startTestSandbox();
     let closed = false;

@@ -266,12 +266,12 @@ export function forwardTargets(
 
 /** The webhook calls of --register, on the command's API client (loaded when first needed). */
 async function webhookApi(ctx: Context): Promise<WebhookApi> {
-  const { createWebhook, deleteWebhook, webhooks } = await import('../../api/endpoints.js');
+  const { createWebhook, removeWebhook, webhooks } = await import('../../api/endpoints.js');
   const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
   const client = await ctx.api();
   return {
     list: (signal) => webhooks(client, { all: true, signal, limiter: adaptivePageLimiter }),
     create: (input) => createWebhook(client, input),
-    remove: (uuid) => deleteWebhook(client, uuid),
+    remove: (uuid) => removeWebhook(client, uuid),
   };
 }

@@ -7,7 +7,7 @@
 import type { Context } from '../../context.js';
 import type { WebhooksSyncOptions } from './index.js';
 import type { ApiClient } from '../../api/client.js';
-import { createWebhook, deleteWebhook, webhooks } from '../../api/endpoints.js';
+import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';
 import type { Webhook } from '../../api/types.js';
 import {
@@ -15,7 +15,6 @@ import {
   fieldsOf,
   Interrupted,
   NetworkError,
-  NotFoundError,
   SchedError,
   UsageError,
   isSchedError,
@@ -148,16 +147,8 @@ async function listAllWebhooks(
 function makeOps(api: ApiClient, signal: AbortSignal): SyncOps {
   return {
     create: (input) => createWebhook(api, input, { signal }),
-    async remove(uuid) {
-      try {
-        const r = await deleteWebhook(api, uuid, { signal });
-        return r.alreadyGone ? 'gone' : 'deleted';
-      } catch (e) {
-        // Someone else deleted it first: what sync wanted is done.
-        if (e instanceof NotFoundError) return 'gone';
-        throw e;
-      }
-    },
+    // Someone else deleted it first: what sync wanted is done.
+    remove: (uuid) => removeWebhook(api, uuid, { signal }),
   };
 }
 

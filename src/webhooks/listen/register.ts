@@ -8,7 +8,8 @@ import { urlKey } from '../url.js';
 export interface WebhookApi {
   list(signal: AbortSignal): AsyncIterable<Webhook>;
   create(input: { url: string; events: EventName[]; secret?: string }): Promise<Webhook>;
-  remove(uuid: string): Promise<{ alreadyGone: boolean }>;
+  /** Deletes it; a webhook already gone counts as deleted (src/api/endpoints.ts removeWebhook). */
+  remove(uuid: string): Promise<'deleted' | 'gone'>;
 }
 
 export interface RegisterInput {
@@ -73,7 +74,7 @@ export class ListenerWebhook {
     const uuid = this.webhook.uuid;
     try {
       const r = await (await this.api()).remove(uuid);
-      this.outcome = r.alreadyGone ? `webhook ${uuid} was already gone` : `deleted webhook ${uuid}`;
+      this.outcome = r === 'gone' ? `webhook ${uuid} was already gone` : `deleted webhook ${uuid}`;
     } catch (e) {
       this.failed = true;
       const why = isSchedError(e) || e instanceof Error ? e.message : String(e);
