@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runSched } from '../helpers/run.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { refusedPort } from '../helpers/ports.js';
+import { startRawReceiver } from '../helpers/hostile.js';
+import { until } from '../helpers/until.js';
 
 const FIXTURE = new URL('../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'shh-3b1f0c9a';
@@ -193,5 +197,82 @@ describe('sched events send', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/payload says "event":"meetingScheduled", not meetingCancelled/);
     expect(rx.received[0]!.body.equals(readFileSync(FIXTURE))).toBe(true);
+  });
+});
+
+describe('sched events send: the edges', () => {
+  it('a payload file that is not JSON: sent unchanged, with a note; no uuid in the line', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sched-send-'));
+    try {
+      const file = path.join(dir, 'body.txt');
+      writeFileSync(file, 'plain text');
+      const r = await runSched([
+        'events',
+        'send',
+        'meetingScheduled',
+        '--to',
+        rx.url,
+        '--payload-file',
+        file,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(
+        `note: "${file}" is not a JSON object; sending it unchanged anyway\n` +
+          `sent meetingScheduled (10 bytes, unsigned) to ${rx.url}\n`,
+      );
+      expect(rx.received[0]!.body.toString()).toBe('plain text');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--json when nothing answers: one object with status null and the reason, exit 1', async () => {
+    const url = `http://127.0.0.1:${await refusedPort()}/x`;
+    const r = await runSched(['--json', 'events', 'send', 'meetingScheduled', '--to', url]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: null,
+      url,
+      event: 'meetingScheduled',
+      signed: false,
+      error: 'connection refused (is the receiver running?)',
+    });
+  });
+
+  it('Ctrl-C while waiting for the answer: exit 130, and it may have arrived', async () => {
+    rx.respond = { status: 200, body: 'late', delayMs: 5000 };
+    const ac = new AbortController();
+    const pending = runSched(['events', 'send', 'meetingScheduled', '--to', rx.url], {
+      signal: ac.signal,
+    });
+    await until(() => rx.received.length === 1, 'the delivery to arrive');
+    ac.abort('SIGINT');
+    const r = await pending;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`error: interrupted before ${rx.url} answered`);
+    expect(r.stderr).toContain('the delivery may or may not have reached the receiver');
+  });
+
+  it('a redirect is not followed, and said so; an empty answer and status text add nothing', async () => {
+    const raw = await startRawReceiver(
+      'HTTP/1.1 302 Found\r\nlocation: https://elsewhere.example/hook\r\ncontent-length: 0\r\n\r\n',
+    );
+    const bare = await startRawReceiver('HTTP/1.1 599 \r\ncontent-length: 0\r\n\r\n');
+    try {
+      const r = await runSched(['events', 'send', 'meetingScheduled', '--to', raw.url]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('error: the receiver answered 302 Found, not 2xx\n');
+      expect(r.stderr).toContain(
+        '  redirected to https://elsewhere.example/hook (a webhook sender does not follow redirects)\n',
+      );
+      expect(r.stderr).not.toContain('answer:');
+      const b = await runSched(['events', 'send', 'meetingScheduled', '--to', bare.url]);
+      expect(b.code).toBe(1);
+      expect(b.stdout).toMatch(/^599 in \d+ ms\n$/);
+      expect(b.stderr).toContain('error: the receiver answered 599, not 2xx\n');
+    } finally {
+      await raw.close();
+      await bare.close();
+    }
   });
 });
