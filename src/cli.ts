@@ -9,7 +9,7 @@ import {
   type GlobalOptions,
   type OutputFormat,
 } from './context.js';
-import { ExitCode, Interrupted, isSchedError, QuietExit, UsageError } from './errors.js';
+import { ExitCode, Interrupted, isSchedError, messageOf, QuietExit, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
@@ -296,7 +296,7 @@ export function reportError(io: IO, e: unknown, env: Env): number {
     if (e.hint) io.err(io.colorErr.dim(`hint: ${e.hint}`));
     return e.exitCode;
   }
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = messageOf(e);
   io.err(`${red('error:')} unexpected failure: ${msg}`);
   if (env.SCHED_DEBUG && e instanceof Error && e.stack)
     e.stack.split('\n').forEach((l) => io.err(l));

@@ -173,6 +173,11 @@ export function fieldsOf(e: SchedError): ErrorOptions {
   return { code: e.code, status: e.status, outcomeUnknown: e.outcomeUnknown, request: e.request };
 }
 
+/** The message of anything thrown: an Error's own, else the value as text. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 export function isSchedError(e: unknown): e is SchedError {
   return e instanceof SchedError;
 }

@@ -1,6 +1,7 @@
 // Why an HTTP attempt got no usable answer, read from whatever undici or the socket threw.
 // Pure: the exchange classifies, the retry decision and the error wording read the result.
 
+import { messageOf } from '../errors.js';
 export type FailureKind =
   | 'refused'
   | 'dns'
@@ -45,7 +46,7 @@ function errorCode(e: unknown): string | undefined {
 /** `phase`: whether the error came while sending and waiting for headers, or reading the body. */
 export function classify(e: unknown, phase: 'connect' | 'body'): TransportFailure {
   const code = errorCode(e) ?? 'ERROR';
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = messageOf(e);
   if (code === 'ECONNREFUSED')
     return { kind: 'refused', code, notSent: true, detail: 'connection refused' };
   if (code === 'ENOTFOUND')

@@ -10,6 +10,7 @@
 // A task that waits before doing anything (for its turn in a rate limiter) is handed a signal
 // that aborts when the run stops; it may then reject with NotStarted, and it is counted as not
 // started rather than failed.
+import { messageOf } from '../errors.js';
 import { NotStarted } from './limiter.js';
 
 export { NotStarted };
@@ -57,7 +58,7 @@ export class BoundedStop extends Error {
     notStarted: number;
     total: number;
   }) {
-    super(o.aborted ? 'interrupted' : o.error instanceof Error ? o.error.message : String(o.error));
+    super(o.aborted ? 'interrupted' : messageOf(o.error));
     this.name = 'BoundedStop';
     this.error = o.error;
     this.aborted = o.aborted;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './index.js';
 import type { Prompter } from '../../prompt.js';
-import { UsageError } from '../../errors.js';
+import { messageOf, UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
 import { nonEmptySecret, readPayload, secretFlag } from '../../webhooks/input.js';
@@ -58,7 +58,7 @@ function validUrl(v: string): true | string {
     checkWebhookUrl(v.trim(), 'the URL');
     return true;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return messageOf(e);
   }
 }
 

@@ -18,7 +18,7 @@ import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './index.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
-import { Failure, QuietExit, UsageError, whenAborted } from '../../errors.js';
+import { Failure, messageOf, QuietExit, UsageError, whenAborted } from '../../errors.js';
 import {
   canonicalEventName,
   eventNameProblem,
@@ -156,9 +156,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"received":true}');
         const p = handleDelivery(req, body).catch((e: unknown) => {
-          io.err(
-            `error: could not handle a delivery: ${e instanceof Error ? e.message : String(e)}`,
-          );
+          io.err(`error: could not handle a delivery: ${messageOf(e)}`);
         });
         inFlight.add(p);
         void p.finally(() => inFlight.delete(p));

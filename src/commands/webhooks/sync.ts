@@ -18,6 +18,7 @@ import {
   SchedError,
   UsageError,
   isSchedError,
+  messageOf,
   signalOf,
 } from '../../errors.js';
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
@@ -247,7 +248,7 @@ function stoppedError(
     return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
   }
   const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';
-  const causeMsg = cause instanceof Error ? cause.message : String(cause);
+  const causeMsg = messageOf(cause);
   const causeDetails = isSchedError(cause) ? cause.details.map((d) => `${d}`) : [];
   const exitCode = isSchedError(cause) ? cause.exitCode : ExitCode.failure;
   const causeHint = isSchedError(cause) ? cause.hint : undefined;

@@ -2,7 +2,7 @@
 // listener — created once it listens, deleted when it stops (and reported when that fails).
 // The API calls come in as functions, so this module stays below the API client.
 import type { EventName, Webhook } from '../../api/types.js';
-import { isSchedError } from '../../errors.js';
+import { messageOf } from '../../errors.js';
 import { urlKey } from '../url.js';
 
 export interface WebhookApi {
@@ -77,7 +77,7 @@ export class ListenerWebhook {
       this.outcome = r === 'gone' ? `webhook ${uuid} was already gone` : `deleted webhook ${uuid}`;
     } catch (e) {
       this.failed = true;
-      const why = isSchedError(e) || e instanceof Error ? e.message : String(e);
+      const why = messageOf(e);
       this.outcome = `could not delete webhook ${uuid}: ${why}`;
     }
   }
