@@ -35,6 +35,16 @@ describe('command tree', () => {
     }
   });
 
+  it('gives every option a long name (repeats, completion and the docs name options by it)', () => {
+    const shortOnly: string[] = [];
+    const walk = (c: Command): void => {
+      for (const o of c.options) if (!o.long) shortOnly.push(`${c.name()} ${o.flags}`);
+      c.commands.forEach(walk);
+    };
+    walk(buildProgram(() => async () => {}));
+    expect(shortOnly).toEqual([]);
+  });
+
   it('suggests the nearest command for a typo and exits 2', async () => {
     const r = await runSched(['webhooks', 'lss']);
     expect(r.code).toBe(2);

@@ -31,9 +31,9 @@ function flagNames(o: OptionSpec): string[] {
   return [o.short, o.long].filter((f): f is string => Boolean(f));
 }
 
-/** Flags offered as candidates: long forms, and short forms that have no long one. */
+/** Flags offered as candidates: the long forms. */
 function offeredFlags(opts: OptionSpec[]): string[] {
-  return opts.map((o) => o.long ?? o.short).filter((f): f is string => Boolean(f));
+  return opts.map((o) => o.long);
 }
 
 function valueCases(opts: OptionSpec[], indent: string): string[] {
@@ -49,9 +49,9 @@ export function bashScript(spec: CompletionSpec): string {
   const fwd = `${N}_forward`;
   const cmds = allCommands(spec);
   const key = (c: CommandSpec) => q(c.path.join(' '));
-  const globalNames = new Set(spec.globals.map((o) => o.long ?? o.short));
+  const globalNames = new Set(spec.globals.map((o) => o.long));
   const localOpts = (c: CommandSpec) =>
-    c.path.length === 0 ? c.options.filter((o) => !globalNames.has(o.long ?? o.short)) : c.options;
+    c.path.length === 0 ? c.options.filter((o) => !globalNames.has(o.long)) : c.options;
 
   const subCases = cmds.flatMap((c) =>
     c.subcommands.map(

@@ -50,7 +50,7 @@ function optionLine(
   const parts = [`complete -c ${program}`];
   if (condition) parts.push(`-n ${q(condition)}`);
   if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
-  if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
+  parts.push(`-l ${o.long.replace(/^--/, '')}`);
   parts.push(o.takesValue ? `-r ${values(o.values, program, helpers)}` : '-f');
   parts.push(`-d ${q(o.description)}`);
   return parts.join(' ');

@@ -40,7 +40,8 @@ export type ValueSource =
 
 export interface OptionSpec {
   short: string | undefined;
-  long: string | undefined;
+  /** Every option of ours has one (test/cli.test.ts holds the whole tree to it). */
+  long: string;
   description: string;
   /** True when the option needs a value (`--url <url>`). */
   takesValue: boolean;
@@ -142,15 +143,12 @@ function optionSpec(o: Option, facts: TreeFacts): OptionSpec {
   const takesValue = o.required || o.optional;
   // "--sort <field[:dir]>" -> "field": the name shells show while a value is typed.
   const valueName = takesValue ? /[<[]([\w-]+)/.exec(o.flags)?.[1] : undefined;
-  const byName = o.long ? OPTION_VALUES[o.long] : undefined;
-  const values: ValueSource = !takesValue
-    ? none
-    : o.argChoices
-      ? words(o.argChoices)
-      : (byName ?? none);
+  const long = o.long!;
+  // No option of ours uses commander's .choices(): the values a shell offers are named here.
+  const values: ValueSource = takesValue ? (OPTION_VALUES[long] ?? none) : none;
   return {
     short: o.short,
-    long: o.long,
+    long,
     description: o.description,
     takesValue,
     valueName,
