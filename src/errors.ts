@@ -178,6 +178,14 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * `e` as a SchedError, to re-word with its fields kept: itself, or (anything else thrown: a
+ * bug) a failure with its message, exit 1.
+ */
+export function asSchedError(e: unknown): SchedError {
+  return isSchedError(e) ? e : new SchedError(messageOf(e), ExitCode.failure);
+}
+
 export function isSchedError(e: unknown): e is SchedError {
   return e instanceof SchedError;
 }

@@ -1,6 +1,14 @@
 // The small rules of src/errors.ts that every command leans on.
 import { describe, expect, it } from 'vitest';
-import { ApiError, fieldsOf, messageOf, signalOf, UsageError } from '../src/errors.js';
+import {
+  ApiError,
+  asSchedError,
+  fieldsOf,
+  messageOf,
+  SchedError,
+  signalOf,
+  UsageError,
+} from '../src/errors.js';
 
 describe('messageOf: the message of anything thrown', () => {
   it.each([
@@ -38,5 +46,21 @@ describe('fieldsOf: what a re-worded error keeps', () => {
       outcomeUnknown: true,
       request: undefined,
     });
+  });
+});
+
+describe('asSchedError: anything thrown, ready to re-word', () => {
+  it('a SchedError is itself; anything else a failure (exit 1) with its message', () => {
+    const usage = new UsageError('bad flag');
+    expect(asSchedError(usage)).toBe(usage);
+    const bug = asSchedError(new TypeError('x is undefined'));
+    expect(bug).toBeInstanceOf(SchedError);
+    expect([bug.message, bug.exitCode, bug.code, bug.details]).toEqual([
+      'x is undefined',
+      1,
+      'failure',
+      [],
+    ]);
+    expect(asSchedError('thrown text').message).toBe('thrown text');
   });
 });

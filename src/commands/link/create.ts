@@ -26,6 +26,7 @@ import {
   SchedError,
   UsageError,
   signalOf,
+  asSchedError,
 } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -210,25 +211,19 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
       signal: signalOf(ctx.signal.reason),
     });
   }
-  if (stop.total === 1 && e instanceof SchedError) return e;
-  if (stop.succeeded === 0 && e instanceof SchedError) {
-    return new SchedError(e.message, e.exitCode, {
-      ...fieldsOf(e),
-      details: [
-        ...e.details,
-        lost ? restLine[0]! : `no links were created (${stop.total} asked for)`,
-      ],
-      hint: e.hint,
-    });
-  }
-  if (e instanceof SchedError) {
-    return new SchedError(`${created}${shown}, then: ${e.message}`, e.exitCode, {
-      ...fieldsOf(e),
-      details: [...e.details, ...restLine],
-      hint: e.hint,
-    });
-  }
-  return new SchedError(`${created}${shown}, then: ${String(stop.message)}`, 1, {
-    details: restLine,
+  const cause = asSchedError(e);
+  // One link asked for: its own error says it all.
+  if (stop.total === 1) return cause;
+  // None created: the error as it is, and that nothing was made (or may have been).
+  const message =
+    stop.succeeded === 0 ? cause.message : `${created}${shown}, then: ${cause.message}`;
+  const more =
+    stop.succeeded > 0
+      ? restLine
+      : [lost ? restLine[0]! : `no links were created (${stop.total} asked for)`];
+  return new SchedError(message, cause.exitCode, {
+    ...fieldsOf(cause),
+    details: [...cause.details, ...more],
+    hint: cause.hint,
   });
 }

@@ -17,6 +17,7 @@ import {
   SchedError,
   UsageError,
   signalOf,
+  asSchedError,
 } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
@@ -227,13 +228,10 @@ function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedEr
       signal: signalOf(ctx.signal.reason),
     });
   }
-  const e = stop.error;
-  if (e instanceof SchedError) {
-    return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
-      ...fieldsOf(e),
-      details: [...e.details, ...details],
-      hint: e.hint,
-    });
-  }
-  return new SchedError(`${done}, then: ${stop.message}`, 1, { details });
+  const e = asSchedError(stop.error);
+  return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
+    ...fieldsOf(e),
+    details: [...e.details, ...details],
+    hint: e.hint,
+  });
 }

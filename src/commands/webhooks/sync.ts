@@ -17,9 +17,8 @@ import {
   NetworkError,
   SchedError,
   UsageError,
-  isSchedError,
-  messageOf,
   signalOf,
+  asSchedError,
 } from '../../errors.js';
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
@@ -248,14 +247,12 @@ function stoppedError(
     return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
   }
   const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';
-  const causeMsg = messageOf(cause);
-  const causeDetails = isSchedError(cause) ? cause.details.map((d) => `${d}`) : [];
-  const exitCode = isSchedError(cause) ? cause.exitCode : ExitCode.failure;
-  const causeHint = isSchedError(cause) ? cause.hint : undefined;
-  return new SchedError(redact(`${what} failed: ${causeMsg}`), exitCode, {
-    ...(isSchedError(cause) ? fieldsOf(cause) : {}),
-    details: [...causeDetails.map(redact), ...details],
-    hint: exitCode === ExitCode.auth && causeHint ? causeHint : hint,
+  const e = asSchedError(cause);
+  return new SchedError(redact(`${what} failed: ${e.message}`), e.exitCode, {
+    ...fieldsOf(e),
+    details: [...e.details.map(redact), ...details],
+    // A rejected key's hint (what to change) says more than "run it again".
+    hint: e.exitCode === ExitCode.auth && e.hint ? e.hint : hint,
   });
 }
 
