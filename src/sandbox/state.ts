@@ -45,6 +45,8 @@ export type ListField = (typeof LIST_FIELDS)[number];
 export type SortSpec = ReadonlyArray<readonly [ListField, 'asc' | 'desc']>;
 
 export const DEFAULT_SORT: SortSpec = [['created_at', 'desc']];
+const sortKey = (spec: SortSpec) => spec.map(([f, d]) => `${f}:${d}`).join(',');
+const DEFAULT_SORT_KEY = sortKey(DEFAULT_SORT);
 
 /** How many distinct sort orders stay cached; each costs one array of references. */
 const SORT_CACHE_SIZE = 32;
@@ -86,7 +88,7 @@ export class SandboxState {
 
   /** Meeting types in the given order; computed once per order and then served from cache. */
   sortedMeetingTypes(spec: SortSpec): readonly MeetingTypeRecord[] {
-    const key = spec.map(([f, d]) => `${f}:${d}`).join(',');
+    const key = sortKey(spec);
     const hit = this.sortCache.get(key);
     if (hit) {
       this.sortCache.delete(key);
@@ -96,10 +98,18 @@ export class SandboxState {
     const sorted = [...this.meetingTypes].sort(comparatorFor(spec));
     this.sortCache.set(key, sorted);
     if (this.sortCache.size > SORT_CACHE_SIZE) {
-      const oldest = this.sortCache.keys().next().value;
-      if (oldest !== undefined && oldest !== 'created_at:desc') this.sortCache.delete(oldest);
+      // The least recently used order but the default one, which every plain list uses. (Only
+      // ever looking at the very oldest, as before, stopped evicting for good once that was
+      // the default: the cache then grew by one whole order per new sort, without bound.)
+      const evict = [...this.sortCache.keys()].find((k) => k !== DEFAULT_SORT_KEY)!;
+      this.sortCache.delete(evict);
     }
     return sorted;
+  }
+
+  /** How many sort orders are cached: never more than SORT_CACHE_SIZE (32). */
+  get cachedOrders(): number {
+    return this.sortCache.size;
   }
 
   /** Called after every change (persistence listens). */

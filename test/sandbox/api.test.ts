@@ -191,6 +191,36 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       },
     );
 
+    it('keeps at most 32 sort orders cached, however many are asked for, the default among them', async () => {
+      const own = await startTestSandbox({ seedTypes: 200 });
+      try {
+        const fields = [
+          'name',
+          'description',
+          'duration',
+          'slug',
+          'uuid',
+          'created_at',
+          'position',
+        ];
+        const specs = fields.flatMap((a) =>
+          fields.filter((b) => b !== a).map((b) => `sorting[${a}]=asc&sorting[${b}]=desc`),
+        );
+        expect(specs.length).toBeGreaterThan(40);
+        for (const q of specs) {
+          expect((await own.api(`/users/me/meeting-types?limit=1&${q}`)).status).toBe(200);
+          expect(own.state.cachedOrders).toBeLessThanOrEqual(32);
+        }
+        // The default order was never evicted, and still answers right.
+        const env = await json<Envelope>(await own.api('/users/me/meeting-types?limit=100'));
+        const created = env._embedded.items.map((i) => Date.parse(i.created_at as string));
+        expect(created).toEqual([...created].sort((a, b) => b - a));
+        expect(own.state.cachedOrders).toBe(32);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('applies repeated sorting parameters in order (duration, then name)', async () => {
       const env = await json<Envelope>(
         await sb.api('/users/me/meeting-types?limit=100&sorting[duration]=asc&sorting[name]=desc'),
