@@ -299,32 +299,38 @@ describe.concurrent(
       }
     });
 
-    it('a second Ctrl-C quits at once, even with requests in flight', async () => {
-      const srv = await startFaultServer();
-      try {
-        srv.on('POST', '/api/single-use-link', f.hang());
-        const s = spawn(
-          ['link', 'create', '3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11', '--count', '50'],
-          {
-            SCHED_BASE_URL: srv.baseUrl,
-            SCHED_API_KEY: API_KEY,
-          },
-        );
-        await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr, {
-          timeoutMs: 15_000,
-        });
-        s.child.kill('SIGINT');
-        await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr, {
-          timeoutMs: 15_000,
-        });
-        s.child.kill('SIGINT');
-        const r = await s.child;
-        expect(r.exitCode).toBe(130);
-        expect(s.stderr()).not.toContain('\n    at ');
-      } finally {
-        await srv.close();
-      }
-    });
+    it.each([
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const)(
+      'a second %s quits at once (%d), even with requests in flight',
+      async (signal, code) => {
+        const srv = await startFaultServer();
+        try {
+          srv.on('POST', '/api/single-use-link', f.hang());
+          const s = spawn(
+            ['link', 'create', '3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11', '--count', '50'],
+            {
+              SCHED_BASE_URL: srv.baseUrl,
+              SCHED_API_KEY: API_KEY,
+            },
+          );
+          await until(() => srv.count('POST') >= 4, 'requests in flight', s.stderr, {
+            timeoutMs: 15_000,
+          });
+          s.child.kill(signal);
+          await until(() => /Stopping/.test(s.stderr()), 'the stopping note', s.stderr, {
+            timeoutMs: 15_000,
+          });
+          s.child.kill(signal);
+          const r = await s.child;
+          expect(r.exitCode).toBe(code);
+          expect(s.stderr()).not.toContain('\n    at ');
+        } finally {
+          await srv.close();
+        }
+      },
+    );
   },
 );
 
