@@ -147,7 +147,7 @@ function partsIn(date: Date, timeZone: string) {
   return {
     date: `${p.weekday}, ${p.month} ${p.day}, ${p.year}`,
     hour: Number(p.hour) % 24,
-    minute: p.minute ?? '00',
+    minute: p.minute!, // formatToParts always gives the minute asked for
   };
 }
 
@@ -192,7 +192,7 @@ function eventTypeOf(t: MeetingTypeInput): MeetingEventType {
 function inviteeOf(i: InviteeInput): Invitee {
   const fullName = i.name.trim();
   return {
-    first_name: i.firstName ?? fullName.split(/\s+/)[0] ?? fullName,
+    first_name: i.firstName ?? fullName.split(/\s+/)[0]!, // split always gives a first
     full_name: fullName,
     email: i.email,
     timezone: i.timezone ?? 'UTC',

@@ -197,3 +197,49 @@ describe('cancelMeeting and rescheduleMeeting', () => {
     expect(m.rescheduling).toBeNull();
   });
 });
+
+describe('the edges of building, cancelling and rescheduling', () => {
+  it.each([0, -15, Number.NaN])('a duration of %s minutes is refused', (duration) => {
+    expect(() => buildMeeting({ ...base, duration })).toThrow(
+      new RangeError(`duration must be a positive number of minutes, got ${duration}`),
+    );
+  });
+
+  it('without a time, a cancellation and a rescheduling happen now', () => {
+    const m = buildMeeting(base);
+    const before = Date.now();
+    const cancelled = cancelMeeting(m, { hostTimezone: 'Europe/Berlin' });
+    const moved = rescheduleMeeting(m, { newStart: '2026-03-18T14:30:00Z', hostTimezone: 'UTC' });
+    const after = Date.now();
+    for (const at of [cancelled.canceled_at!, moved.rescheduling!.created_at]) {
+      // Whole seconds: the instant is within the second of the call.
+      expect(Date.parse(at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+      expect(Date.parse(at)).toBeLessThanOrEqual(after);
+    }
+    expect(cancelled.cancellation).toMatchObject({ canceled_by: 'invitee', reason: null });
+  });
+
+  it('a meeting whose end was edited to before its start moves with no length', () => {
+    const m = { ...buildMeeting(base), end_date: '2026-03-17T14:00:00+00:00' };
+    const moved = rescheduleMeeting(m, {
+      newStart: '2026-03-18T09:00:00Z',
+      hostTimezone: 'UTC',
+      at: '2026-03-01T00:00:00Z',
+    });
+    expect(moved.scheduled_at).toBe('2026-03-18T09:00:00+00:00');
+    expect(moved.end_date).toBe('2026-03-18T09:00:00+00:00');
+  });
+
+  it('the first name is the first word of the full name, unless given', () => {
+    expect(
+      buildMeeting({ ...base, invitee: { ...base.invitee, name: '  Ada  King ' } }).invitee,
+    ).toMatchObject({
+      first_name: 'Ada',
+      full_name: 'Ada  King',
+    });
+    expect(
+      buildMeeting({ ...base, invitee: { ...base.invitee, firstName: 'Augusta' } }).invitee
+        .first_name,
+    ).toBe('Augusta');
+  });
+});
