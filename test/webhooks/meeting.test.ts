@@ -211,7 +211,7 @@ describe('the edges of building, cancelling and rescheduling', () => {
     const cancelled = cancelMeeting(m, { hostTimezone: 'Europe/Berlin' });
     const moved = rescheduleMeeting(m, { newStart: '2026-03-18T14:30:00Z', hostTimezone: 'UTC' });
     const after = Date.now();
-    for (const at of [cancelled.canceled_at!, moved.rescheduling!.created_at]) {
+    for (const at of [cancelled.canceled_at!, moved.rescheduling!.created_at as string]) {
       // Whole seconds: the instant is within the second of the call.
       expect(Date.parse(at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
       expect(Date.parse(at)).toBeLessThanOrEqual(after);
