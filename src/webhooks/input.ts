@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { Interrupted, UsageError, signalOf } from '../errors.js';
 import { fileProblem } from '../text/file-problem.js';
+import { readAll } from '../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
 
 export type SecretSource = 'flag' | 'env' | 'prompt';
@@ -143,10 +144,5 @@ export async function signPayloadSource(
 /** Reads the whole payload into memory (for sending it), raw bytes. */
 export async function readPayload(ctx: Context, src: PayloadSource): Promise<Buffer> {
   const stream = openPayload(ctx, src);
-  return guarded(ctx, src, stream, async () => {
-    const chunks: Buffer[] = [];
-    for await (const c of stream)
-      chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-    return Buffer.concat(chunks);
-  });
+  return guarded(ctx, src, stream, () => readAll(stream));
 }

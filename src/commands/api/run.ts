@@ -12,6 +12,7 @@ import { UsageError } from '../../errors.js';
 import { isJsonText, relayoutJson } from '../../output/json-text.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { quote } from '../../text/quote.js';
+import { readAll } from '../../read-bytes.js';
 import { apiHeaders, apiMethod, apiPath, fieldsBody, pagedPath } from './request.js';
 
 export async function run(ctx: Context, o: ApiOptions): Promise<void> {
@@ -71,11 +72,7 @@ async function readBody(ctx: Context, file: string): Promise<Buffer> {
         hint: 'pipe the body in: sched api webhooks --input - < body.json',
       });
     }
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin) {
-      chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-    }
-    return Buffer.concat(chunks);
+    return readAll(ctx.io.stdin);
   }
   try {
     return await readFile(file);

@@ -5,6 +5,7 @@ import type { AuthLoginOptions } from './index.js';
 import { normalizeBaseUrl } from '../../context.js';
 import { AuthError, fieldsOf, isSchedError, NotFoundError, UsageError } from '../../errors.js';
 import { overrideNotes } from '../../config/sources.js';
+import { readAtMost } from '../../read-bytes.js';
 import { joinClauses } from '../../text/clauses.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
 import type { Choice } from '../../prompt.js';
@@ -17,16 +18,10 @@ async function readKeyFromStdin(ctx: Context): Promise<string> {
       hint: 'pipe it in: printf %s "$SCHED_KEY" | sched auth login --with-key (or drop --with-key to be asked)',
     });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.io.stdin) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += b.length;
-    if (size > MAX_KEY_BYTES) throw new UsageError('stdin holds far more than an API key');
-    chunks.push(b);
-  }
+  const bytes = await readAtMost(ctx.io.stdin, MAX_KEY_BYTES);
+  if (!bytes) throw new UsageError('stdin holds far more than an API key');
   // Keys never contain whitespace: trimming forgives `echo "$KEY" |` and CRLF files.
-  const key = Buffer.concat(chunks).toString('utf8').trim();
+  const key = bytes.toString('utf8').trim();
   if (!key) {
     throw new UsageError('no API key on stdin', {
       hint: 'printf %s "$SCHED_KEY" | sched auth login --with-key',

@@ -4,6 +4,7 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as YamlNs from 'yaml';
+import { readAtMost } from '../../read-bytes.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { lineColumn, locateJsonError } from '../../text/json-error.js';
 
@@ -31,22 +32,11 @@ function cannotRead(file: string, e: unknown): string {
  */
 export async function readSyncInput(file: string, stdin: Readable): Promise<ReadOutcome> {
   const name = file === '-' ? 'stdin' : file;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const take = (c: Buffer): boolean => {
-    size += c.length;
-    if (size > MAX_SYNC_FILE_BYTES) return false;
-    chunks.push(c);
-    return true;
-  };
-  if (file === '-') {
-    for await (const c of stdin) {
-      if (!take(Buffer.isBuffer(c) ? c : Buffer.from(String(c)))) {
-        return { ok: false, problem: tooLarge(name, undefined) };
-      }
-    }
-    return { ok: true, name, text: Buffer.concat(chunks).toString('utf8') };
-  }
+  const read = (bytes: Buffer | undefined): ReadOutcome =>
+    bytes
+      ? { ok: true, name, text: bytes.toString('utf8') }
+      : { ok: false, problem: tooLarge(name, undefined) };
+  if (file === '-') return read(await readAtMost(stdin, MAX_SYNC_FILE_BYTES));
   let fh;
   try {
     fh = await open(file, 'r');
@@ -59,15 +49,13 @@ export async function readSyncInput(file: string, stdin: Readable): Promise<Read
     if (st.isFile() && st.size > MAX_SYNC_FILE_BYTES) {
       return { ok: false, problem: tooLarge(name, st.size) };
     }
-    for await (const c of fh.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 })) {
-      if (!take(c as Buffer)) return { ok: false, problem: tooLarge(name, undefined) };
-    }
+    const stream = fh.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 });
+    return read(await readAtMost(stream, MAX_SYNC_FILE_BYTES));
   } catch (e) {
     return { ok: false, problem: cannotRead(file, e) };
   } finally {
     await fh?.close();
   }
-  return { ok: true, name, text: Buffer.concat(chunks).toString('utf8') };
 }
 
 export type SyncFileFormat = 'json' | 'yaml';
