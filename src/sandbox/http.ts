@@ -23,7 +23,8 @@ export class HttpError extends Error {
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
+    // Every answer the sandbox makes says why (httpError, validationError).
+    super(String(body.message));
   }
 
   because(reason: SandboxErrorReason): this {

@@ -97,7 +97,7 @@ function formPage(
       at = '';
     }
   }
-  const messages = (v: unknown) => (Array.isArray(v) ? v : [v]).map(esc).join(' ');
+  const messages = (v: string[]) => v.map(esc).join(' ');
   const err = (k: string) => (errors[k] ? `<p class="error">${messages(errors[k])}</p>` : '');
   const general = Object.entries(errors)
     .filter(([k]) => !['name', 'email', 'at', 'timezone', 'notes'].includes(k))

@@ -757,12 +757,17 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
 
     it('starts with the given meeting types, and with none when told so', async () => {
       const custom = await startTestSandbox({
-        meetingTypes: [{ name: 'Only one', duration: 25 }],
+        meetingTypes: [
+          { name: 'Only one', duration: 25 },
+          { name: '面談', duration: 30 },
+        ],
       });
       const empty = await startTestSandbox({ seedTypes: 0 });
       try {
         const env = await json<Envelope>(await custom.api('/users/me/meeting-types'));
+        // Newest first; a name with nothing to make a slug of gets "meeting".
         expect(env._embedded.items.map((i) => [i.name, i.duration, i.slug])).toEqual([
+          ['面談', 30, 'meeting'],
           ['Only one', 25, 'only-one'],
         ]);
         const none = await json<Envelope>(await empty.api('/users/me/meeting-types'));
