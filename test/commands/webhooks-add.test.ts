@@ -51,6 +51,23 @@ describe('webhooks add: local validation (no request at all)', () => {
     });
   }
 
+  it('--secret-stdin from a terminal, or more than 64 KiB of it: exit 2', async () => {
+    const tty = await add(['--url', URL_A, '--secret-stdin'], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toContain(
+      'error: --secret-stdin reads the secret from a pipe or a file, not a terminal\n',
+    );
+    const huge = await add(['--url', URL_A, '--secret-stdin'], {
+      stdin: 'x'.repeat(64 * 1024 + 1),
+    });
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toBe('error: the secret on stdin is too long (more than 64 KiB)\n');
+    expect(h.sb.requests).toHaveLength(0);
+  });
+
   it('an empty secret on stdin: exit 2', async () => {
     const r = await add(['--url', URL_A, '--secret-stdin'], { stdin: '\n' });
     expect(r.code).toBe(2);
@@ -214,8 +231,16 @@ describe('webhooks add --if-absent', () => {
     const r = await add(['--url', URL_A, '--if-absent']);
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(1);
-    expect(r.stderr).toMatch(/with other events; creating another one/);
+    expect(r.stderr).toContain(
+      'Note: a webhook for this URL already exists with other events; creating another one.',
+    );
     expect(stored()).toHaveLength(2);
+    // Two at the URL now, neither with exactly these events.
+    const again = await add(['--url', URL_A, '--event', 'meetingCancelled', '--if-absent']);
+    expect(again.stderr).toContain(
+      'Note: 2 webhooks for this URL already exist with other events; creating another one.',
+    );
+    expect(stored()).toHaveLength(3);
   });
 });
 
