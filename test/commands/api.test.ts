@@ -160,6 +160,15 @@ describe('sched api: refused before anything is sent (exit 2)', () => {
     [['https://evil.example/api/webhooks'], /relative to the base URL, not a URL/],
     [['//evil.example/x'], /relative to the base URL, not a URL/],
     [['web hooks'], /white space/],
+    [[''], /the path is empty/],
+    [['/'], /the path is empty/],
+    [['webhooks#top'], /contains "#"; percent-encode it as %23/],
+    [
+      ['webhooks', '-H', 'X-Note: a\u0007b'],
+      /-H X-Note: the value contains a line break or a control character/,
+    ],
+    [['webhooks?limit=0', '--paginate'], /limit=0 in the path is not a whole number of at least 1/],
+    [['webhooks?limit=ten', '--paginate'], /limit=ten in the path is not a whole number/],
     [['webhooks', '--paginate', '-X', 'POST'], /--paginate reads the pages of a GET/],
     [['webhooks', '--paginate', '-i'], /--include cannot be combined with --paginate/],
     [['webhooks', '-o', 'csv'], /sched api cannot print csv; it prints table, json, ndjson/],
@@ -198,6 +207,21 @@ describe('sched api: the answer', () => {
     const r = await api(['page']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('plain text\n  kept as is');
+  });
+
+  it('-i with a status Node has no name for: the number alone', async () => {
+    srv.on('GET', '/api/webhooks', f.json(599, { ok: 0 }));
+    const r = await api(['webhooks', '-i']);
+    expect(r.stdout.split('\n')[0]).toBe('HTTP/1.1 599');
+  });
+
+  it('--input - from a terminal is refused before anything is sent', async () => {
+    const r = await api(['webhooks', '--input', '-'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'error: --input - reads the body from stdin, but stdin is a terminal\n',
+    );
+    expect(srv.requests).toEqual([]);
   });
 
   it('-i prints the status line and the headers first', async () => {
