@@ -228,6 +228,24 @@ describe('sched auth login', () => {
   });
 });
 
+describe('sched auth login, stopped', () => {
+  it('Ctrl-C during the check: exit 130, nothing stored', async () => {
+    const ac = new AbortController();
+    srv.on('GET', '/api/users/me/meeting-types', () => {
+      ac.abort('SIGINT');
+      return f.hang();
+    });
+    const r = await runSched(['auth', 'login', '--with-key', '--base-url', srv.baseUrl], {
+      env: env(),
+      stdin: 'k-1234567890\n',
+      signal: ac.signal,
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: interrupted/);
+    expect(fs.existsSync(configFile())).toBe(false);
+  });
+});
+
 describe('sched auth status', () => {
   const login = async (profile = 'default', key = sb.apiKey) => {
     const r = await runSched(

@@ -3,7 +3,14 @@
 import type { Context } from '../../context.js';
 import type { AuthLoginOptions } from './index.js';
 import { normalizeBaseUrl } from '../../context.js';
-import { AuthError, fieldsOf, isSchedError, NotFoundError, UsageError } from '../../errors.js';
+import {
+  AuthError,
+  fieldsOf,
+  isSchedError,
+  messageOf,
+  NotFoundError,
+  UsageError,
+} from '../../errors.js';
 import { overrideNotes } from '../../config/sources.js';
 import { readAtMost } from '../../read-bytes.js';
 import { joinClauses } from '../../text/clauses.js';
@@ -55,7 +62,7 @@ async function chooseBaseUrl(ctx: Context, current: string): Promise<string> {
         normalizeBaseUrl(v, 'the prompt');
         return true;
       } catch (e) {
-        return e instanceof Error ? e.message : 'invalid URL';
+        return messageOf(e);
       }
     },
   });
