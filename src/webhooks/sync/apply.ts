@@ -12,7 +12,7 @@ export interface SyncOps {
 
 export interface StepDone {
   step: Step;
-  /** For creates: the new webhook, its secret already nulled. */
+  /** For creates (always set for them): the new webhook, its secret already nulled. */
   created?: PrintableWebhook;
   /** For deletes: true when it was already gone. */
   gone?: boolean;

@@ -75,9 +75,9 @@ export function doneLine(d: StepDone, c: ChalkInstance): string {
   const { step } = d;
   switch (step.op) {
     case 'create':
-      return `${c.green('created')}  ${d.created?.uuid ?? ''}  ${url(step.item.entry.url)}`;
+      return `${c.green('created')}  ${d.created!.uuid}  ${url(step.item.entry.url)}`;
     case 'replace-create':
-      return `${c.green('created')}  ${d.created?.uuid ?? ''}  ${url(step.item.entry.url)}  (replaces ${step.item.old.uuid})`;
+      return `${c.green('created')}  ${d.created!.uuid}  ${url(step.item.entry.url)}  (replaces ${step.item.old.uuid})`;
     case 'replace-delete':
     case 'delete': {
       const w = step.op === 'delete' ? step.item.webhook : step.item.old;
@@ -128,12 +128,11 @@ export function resultFromDone(plan: Plan, done: readonly StepDone[]): SyncResul
   const finished = new Set<string>();
   for (const d of done) {
     if (d.step.op !== 'replace-delete') continue;
+    // A replacement is created before the old one is deleted (executionSteps), so a done
+    // delete of a replace always has its new webhook.
     const old = d.step.item.old.uuid;
-    const created = newFor.get(old);
-    if (created) {
-      result.replaced.push({ old, new: created });
-      finished.add(old);
-    }
+    result.replaced.push({ old, new: newFor.get(old)! });
+    finished.add(old);
   }
   for (const [old, created] of newFor) if (!finished.has(old)) result.created.push(created);
   for (const item of plan.items) {
@@ -256,9 +255,9 @@ function doneText(d: StepDone): string {
   const s = d.step;
   switch (s.op) {
     case 'create':
-      return `created ${d.created?.uuid ?? ''} ${url(s.item.entry.url)}`;
+      return `created ${d.created!.uuid} ${url(s.item.entry.url)}`;
     case 'replace-create':
-      return `created ${d.created?.uuid ?? ''} ${url(s.item.entry.url)} (replacement for ${s.item.old.uuid})`;
+      return `created ${d.created!.uuid} ${url(s.item.entry.url)} (replacement for ${s.item.old.uuid})`;
     case 'replace-delete':
       return `deleted ${s.item.old.uuid} ${url(s.item.old.url)} (replaced)`;
     case 'delete':
