@@ -188,6 +188,21 @@ describe('sched webhooks listen', () => {
     });
   });
 
+  it('any other lead than the likely cause goes to stderr, under the line', async () => {
+    // Two mistakes at once: a secret with spaces around it, and a hex signature.
+    running = await listen(['--secret', ` ${SECRET} `]);
+    const l = running;
+    const hex = createHmac('sha256', SECRET).update(FIXTURE).digest('hex');
+    await post(l.url, FIXTURE, { 'webhook-signature': hex });
+    await until(() => lines(l.stdout()).length === 1, 'the line');
+    expect(l.stdout()).toMatch(/signature INVALID: the signature is hex/);
+    await until(() => /check: the secret has/.test(l.stderr()), 'the other lead', l.stderr);
+    expect(l.stderr()).toContain(
+      '  check: the secret has leading or trailing whitespace (a copied newline?)',
+    );
+    expect(l.stderr()).not.toMatch(/ {2}check: the signature is hex/);
+  });
+
   it('--forward-to re-sends the raw body and headers and shows the downstream status', async () => {
     const down = await startReceiver({ path: '/app/hook' });
     receivers.push(down);
@@ -365,6 +380,13 @@ describe('sched webhooks listen --event and routed --forward-to', () => {
       /skipped 2 deliveries of other events than meetingCancelled, meetingRescheduled\n/,
     );
     expect(l.stderr()).toMatch(/after 2 deliveries\n$/);
+
+    // One skipped: said in the singular.
+    running = await listen(['--json', '--event', 'meetingCancelled']);
+    const one = running;
+    await post(one.url, delivery('meetingScheduled', 'n5'));
+    await one.stop();
+    expect(one.stderr()).toMatch(/skipped 1 delivery of other events than meetingCancelled\n/);
   });
 
   it('routes event=url targets to their event only, a plain URL gets every delivery, a failing target does not stop the others', async () => {
