@@ -5,6 +5,7 @@ import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { useSandbox } from './core-harness.js';
 import { MAX_TEXT_CELL } from '../../src/output/render.js';
+import { envelope, f, startFaultServer } from '../helpers/fault-server.js';
 
 const h = useSandbox({ seedTypes: 23 });
 const types = (args: string[], opts: RunOptions = {}) => h.run(['types', 'list', ...args], opts);
@@ -116,6 +117,49 @@ describe('sched types list', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[]\n');
     expect(r.stderr).toMatch(/past the last page \(there are 3 pages\)/);
+  });
+
+  it('past the end of one page, or of none: said in those words', async () => {
+    const small = await startTestSandbox({ seedTypes: 5 });
+    const srv = await startFaultServer();
+    try {
+      const one = await runSched(['types', 'list', '--page', '4'], { env: small.env });
+      expect(one.code).toBe(0);
+      expect(one.stdout).toBe('');
+      expect(one.stderr).toBe('Page 4 is past the last page (there is 1 page).\n');
+      // A service that counts no pages at all for an empty list.
+      srv.on(
+        'GET',
+        '/api/users/me/meeting-types',
+        f.json(200, envelope([], { pages: 0, total: 0 })),
+      );
+      const none = await runSched(['types', 'list', '--page', '4'], {
+        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k' },
+      });
+      expect(none.stderr).toBe('Page 4 is past the last page (there are no meeting types).\n');
+    } finally {
+      await small.close();
+      await srv.close();
+    }
+  });
+
+  it('a server that gives no total: the next-page hint without a count', async () => {
+    const srv = await startFaultServer();
+    try {
+      const item = { uuid: 'u', name: 'Intro', slug: 'intro', duration: 15 };
+      const body = envelope([item], { pages: 2 }) as Record<string, unknown>;
+      delete body.total;
+      srv.on('GET', '/api/users/me/meeting-types', f.json(200, body));
+      const r = await runSched(['types', 'list'], {
+        env: { SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: 'k' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(
+        'Showing page 1 of 2; use --all for every page, or --page 2 for the next.\n',
+      );
+    } finally {
+      await srv.close();
+    }
   });
 
   it('-o ndjson: one API object per line', async () => {
