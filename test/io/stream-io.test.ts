@@ -1,9 +1,9 @@
 // The terminal IO every command writes through (src/io.ts): which colour level the flags and
 // the environment choose, and what a reader that went away means.
-import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { QuietExit } from '../../src/errors.js';
-import { colorLevel, createStreamIO } from '../../src/io.js';
+import { colorLevel } from '../../src/io.js';
+import { createBufferIO } from '../helpers/buffer-io.js';
 
 describe('colorLevel: --no-color, then NO_COLOR, then FORCE_COLOR, then the terminal', () => {
   it.each([
@@ -26,34 +26,19 @@ describe('colorLevel: --no-color, then NO_COLOR, then FORCE_COLOR, then the term
 });
 
 describe('stdout that goes away', () => {
-  function io(stdout: Writable) {
-    return createStreamIO({
-      stdin: new PassThrough(),
-      stdout,
-      stderr: new PassThrough(),
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      color: { flag: true, env: {} },
-      noInput: true,
-    });
-  }
-
   it.each(['EPIPE', 'ERR_STREAM_DESTROYED'])(
     '%s: the next write ends the command quietly (QuietExit)',
     async (code) => {
-      const stdout = new PassThrough();
-      const o = io(stdout);
-      stdout.emit('error', Object.assign(new Error(code), { code }));
-      await expect(o.out('more\n')).rejects.toBeInstanceOf(QuietExit);
+      const io = createBufferIO();
+      io.stdout.emit('error', Object.assign(new Error(code), { code }));
+      await expect(io.out('more\n')).rejects.toBeInstanceOf(QuietExit);
     },
   );
 
   it('any other stdout error is not swallowed', () => {
-    const stdout = new PassThrough();
-    io(stdout);
+    const io = createBufferIO();
     expect(() =>
-      stdout.emit('error', Object.assign(new Error('disk full'), { code: 'ENOSPC' })),
+      io.stdout.emit('error', Object.assign(new Error('disk full'), { code: 'ENOSPC' })),
     ).toThrow('disk full');
   });
 });

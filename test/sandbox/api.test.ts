@@ -2,6 +2,7 @@
 // plain HTTP with fetch — never through the CLI's own client, so a bug there cannot hide one here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { LIST_FIELDS } from '../../src/sandbox/state.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UUID_ANY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -194,15 +195,7 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
     it('keeps at most 32 sort orders cached, however many are asked for, the default among them', async () => {
       const own = await startTestSandbox({ seedTypes: 200 });
       try {
-        const fields = [
-          'name',
-          'description',
-          'duration',
-          'slug',
-          'uuid',
-          'created_at',
-          'position',
-        ];
+        const fields = LIST_FIELDS;
         const specs = fields.flatMap((a) =>
           fields.filter((b) => b !== a).map((b) => `sorting[${a}]=asc&sorting[${b}]=desc`),
         );
