@@ -43,6 +43,14 @@ describe('sanitizeTerminal', () => {
       colour,
       '\x1b[38;5;9ma\x1b[48;2;1;2;3mb',
     ],
+    ['colour on: a bare reset (no parameters) stays', 'a\x1b[mb', colour, 'a\x1b[mb'],
+    [
+      'colour on: an extended colour that is malformed goes',
+      // a value over 255, too few values, an unknown colour kind
+      '\x1b[38;5;300ma\x1b[48;2;1;2mb\x1b[38;7;1mc\x1b[38md',
+      colour,
+      'abcd',
+    ],
     ['colour on: hidden text (SGR 8) and blink go', '\x1b[8mx\x1b[5my', colour, 'xy'],
     ['colour on: other CSI go', '\x1b[2J\x1b[1;1H', colour, ''],
   ])('%s', (_name, input, policy, expected) => {
