@@ -143,22 +143,32 @@ function bookedPage(meeting: Meeting): string {
 
 const LOCAL_INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/;
 
-/** The form's start: a datetime-local value on the invitee's clock (or a full ISO time). */
+/**
+ * The form's start: a datetime-local value on the invitee's clock (or a full ISO time). A
+ * time no calendar has (2026-13-45T10:00, 24:00) is passed on as typed, for the booking to
+ * refuse, rather than rolled over into another date.
+ */
 function formStart(value: string, timeZone: string): string {
   const m = LOCAL_INPUT.exec(value.trim());
   if (!m) return value;
+  const [year, month, day, hour, minute] = m.slice(1, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const probe = new Date(Date.UTC(year, month - 1, day, hour, minute));
+  if (
+    probe.getUTCMonth() !== month - 1 ||
+    probe.getUTCDate() !== day ||
+    probe.getUTCHours() !== hour ||
+    probe.getUTCMinutes() !== minute
+  ) {
+    return value;
+  }
   try {
-    const d = zonedTimeToUtc(
-      {
-        year: Number(m[1]),
-        month: Number(m[2]),
-        day: Number(m[3]),
-        hour: Number(m[4]),
-        minute: Number(m[5]),
-      },
-      timeZone,
-    );
-    return Number.isNaN(d.getTime()) ? value : isoWithOffset(d);
+    return isoWithOffset(zonedTimeToUtc({ year, month, day, hour, minute }, timeZone));
   } catch {
     return value;
   }

@@ -550,6 +550,21 @@ describe('the booking page', () => {
     expect((await fetch(link.url)).status).toBe(200);
   });
 
+  it.each(['2026-13-45T10:00', '2026-02-30T10:00', '2026-03-17T24:00'])(
+    'a start no calendar has (%s) is refused, not rolled over into another date',
+    async (at) => {
+      const link = await mintLink();
+      const r = await post(link.url, filled({ at }));
+      expect(r.status).toBe(422);
+      expect(await r.text()).toMatch(
+        /<input id="at"[^>]*value="[^"]*">\s*<p class="error">[^<]+<\/p>/,
+      );
+      expect(((await (await sb.api('/_sandbox/meetings')).json()) as { total: number }).total).toBe(
+        0,
+      );
+    },
+  );
+
   it('without the privacy box ticked: its own error above the form, nothing booked', async () => {
     const link = await mintLink();
     const r = await post(link.url, filled({ privacy: '' }));
