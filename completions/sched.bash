@@ -83,9 +83,9 @@ __sched_flags() {
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
     'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --help' ;;
-    'sandbox book') REPLY='--name --email --at --timezone --help' ;;
-    'sandbox cancel') REPLY='--reason --help' ;;
-    'sandbox reschedule') REPLY='--at --help' ;;
+    'sandbox book') REPLY='--api-key --name --email --at --timezone --help' ;;
+    'sandbox cancel') REPLY='--reason --api-key --help' ;;
+    'sandbox reschedule') REPLY='--at --api-key --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
@@ -165,6 +165,7 @@ __sched_option_value() {
       esac ;;
     'sandbox book')
       case "$2" in
+        --api-key) REPLY='n'; return 0 ;;
         --name) REPLY='n'; return 0 ;;
         --email) REPLY='n'; return 0 ;;
         --at) REPLY='n'; return 0 ;;
@@ -173,10 +174,12 @@ __sched_option_value() {
     'sandbox cancel')
       case "$2" in
         --reason) REPLY='n'; return 0 ;;
+        --api-key) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox reschedule')
       case "$2" in
         --at) REPLY='n'; return 0 ;;
+        --api-key) REPLY='n'; return 0 ;;
       esac ;;
     'api')
       case "$2" in

@@ -268,6 +268,13 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
     }
   }
   const out: Record<string, unknown> = { ...cmd.opts() };
+  // An option a subcommand shares with its group (`sandbox --api-key`, `sandbox book
+  // --api-key`) is parsed by the group, wherever it is on the line: read it from there.
+  for (const o of cmd.options) {
+    const key = o.attributeName();
+    const shared = cmd.parent?.options.some((p) => p.long === o.long);
+    if (out[key] === undefined && shared) out[key] = cmd.parent!.getOptionValue(key);
+  }
   inputDef.args.forEach((a, i) => {
     out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = cmd.processedArgs[i];
   });

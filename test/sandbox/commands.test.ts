@@ -307,12 +307,18 @@ describe('which sandbox, with which key', () => {
       const r = await runSched(['sandbox', 'cancel', MEETING], { env });
       expect(r.code).toBe(5);
       expect(r.stderr).toContain(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/api`);
-      const own = await runSched(['sandbox', 'cancel', MEETING], {
-        env: { ...env, SCHED_API_KEY: 'sk_own' },
+      // The account's key is for the real service, not for whatever listens on this port.
+      const account = await runSched(['sandbox', 'cancel', MEETING], {
+        env: { ...env, SCHED_API_KEY: 'sk_account' },
+      });
+      expect(account.code).toBe(5);
+      const own = await runSched(['sandbox', 'cancel', MEETING, '--api-key', 'sk_own'], {
+        env: { ...env, SCHED_API_KEY: 'sk_account' },
       });
       expect(own.code).toBe(5);
-      expect(keys).toEqual(['sandbox_test_key', 'sk_own']);
+      expect(keys).toEqual(['sandbox_test_key', 'sandbox_test_key', 'sk_own']);
       expect(paths).toEqual([
+        `/api/_sandbox/meetings/${MEETING}/cancel`,
         `/api/_sandbox/meetings/${MEETING}/cancel`,
         `/api/_sandbox/meetings/${MEETING}/cancel`,
       ]);

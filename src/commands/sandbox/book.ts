@@ -53,7 +53,7 @@ export async function run(ctx: Context, flags: SandboxBookOptions): Promise<void
   if (flags.timezone !== undefined) body.timezone = checkTimeZone(flags.timezone);
   if (flags.at !== undefined) body.at = checkIsoTime(flags.at);
 
-  const client = await sandboxClient(ctx, link.url);
+  const client = await sandboxClient(ctx, flags, link.url);
   const result = await callControl(
     ctx,
     client,

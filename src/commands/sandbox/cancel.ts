@@ -7,5 +7,12 @@ import { checkMeetingUuid, meetingAction } from './shared.js';
 export async function run(ctx: Context, opts: SandboxCancelOptions): Promise<void> {
   const uuid = checkMeetingUuid(opts.meetingUuid);
   const reason = opts.reason;
-  await meetingAction(ctx, uuid, 'cancel', reason === undefined ? {} : { reason }, 'Cancelled');
+  await meetingAction(
+    ctx,
+    uuid,
+    'cancel',
+    reason === undefined ? {} : { reason },
+    'Cancelled',
+    opts,
+  );
 }

@@ -48,9 +48,20 @@ export const serveInput = input({
 });
 export type SandboxServeOptions = InputOf<typeof serveInput>;
 
+/**
+ * The key book, cancel and reschedule send. The account's key (SCHED_API_KEY, the profile's)
+ * goes only to the configured base URL; a sandbox anywhere else gets this key, else the
+ * documented sandbox key.
+ */
+const SANDBOX_KEY = value(
+  '--api-key <key>',
+  "the sandbox's key (default: the documented sandbox key; the account's key only goes to its base URL)",
+);
+
 export const bookInput = input({
   args: [arg('<code-or-url>', 'the link code or its URL')],
   options: [
+    SANDBOX_KEY,
     value('--name <name>', 'invitee full name'),
     value('--email <email>', 'invitee email'),
     value('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)'),
@@ -63,13 +74,16 @@ const MEETING_ARG = arg('<meeting-uuid>', 'the meeting UUID');
 
 export const cancelInput = input({
   args: [MEETING_ARG],
-  options: [value('--reason <text>', 'cancellation reason')],
+  options: [value('--reason <text>', 'cancellation reason'), SANDBOX_KEY],
 });
 export type SandboxCancelOptions = InputOf<typeof cancelInput>;
 
 export const rescheduleInput = input({
   args: [MEETING_ARG],
-  options: [value('--at <iso-time>', 'the new start time, ISO 8601', { required: true })],
+  options: [
+    value('--at <iso-time>', 'the new start time, ISO 8601', { required: true }),
+    SANDBOX_KEY,
+  ],
 });
 export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
 

@@ -7,5 +7,5 @@ import { checkIsoTime, checkMeetingUuid, meetingAction } from './shared.js';
 export async function run(ctx: Context, opts: SandboxRescheduleOptions): Promise<void> {
   const uuid = checkMeetingUuid(opts.meetingUuid);
   const at = checkIsoTime(opts.at);
-  await meetingAction(ctx, uuid, 'reschedule', { at }, 'Rescheduled');
+  await meetingAction(ctx, uuid, 'reschedule', { at }, 'Rescheduled', opts);
 }

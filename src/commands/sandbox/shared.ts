@@ -45,25 +45,33 @@ export function checkMeetingUuid(value: string): string {
 
 /**
  * The client for the sandbox to talk to. --base-url / SCHED_BASE_URL win; else a link URL
- * names its sandbox; else the profile's base URL; else the default sandbox address. A stored
- * profile key is only sent to the profile's own base URL; elsewhere the key is SCHED_API_KEY
- * or the documented sandbox key.
+ * names its sandbox; else the profile's base URL; else the default sandbox address.
+ *
+ * The key: --api-key when given. Else the account's key (SCHED_API_KEY or the profile's) only
+ * when the sandbox is on the configured base URL's origin; a sandbox anywhere else (a link
+ * URL's host, 127.0.0.1:4010 when the real service is configured) gets the documented
+ * sandbox key, never the account's.
  */
-export async function sandboxClient(ctx: Context, linkUrl?: URL): Promise<ApiClient> {
+export async function sandboxClient(
+  ctx: Context,
+  flags: { apiKey?: string },
+  linkUrl?: URL,
+): Promise<ApiClient> {
+  if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
+    throw new UsageError('--api-key must not be empty');
+  }
   const creds = await ctx.credentials();
-  const envKey = ctx.env.SCHED_API_KEY || undefined;
-  if (creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env') {
-    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY, {
-      sayOverrides: true,
-    });
-  }
-  if (linkUrl) {
-    return ctx.apiFor(`${linkUrl.origin}/api`, envKey ?? DEFAULT_SANDBOX_API_KEY);
-  }
-  if (creds.baseUrlSource === 'profile') {
-    return ctx.apiFor(creds.baseUrl, creds.apiKey ?? DEFAULT_SANDBOX_API_KEY);
-  }
-  return ctx.apiFor(DEFAULT_SANDBOX_BASE_URL, envKey ?? DEFAULT_SANDBOX_API_KEY);
+  const explicit = creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env';
+  const target = explicit
+    ? creds.baseUrl
+    : linkUrl
+      ? `${linkUrl.origin}/api`
+      : creds.baseUrlSource === 'profile'
+        ? creds.baseUrl
+        : DEFAULT_SANDBOX_BASE_URL;
+  const configured = new URL(target).origin === new URL(creds.baseUrl).origin;
+  const key = flags.apiKey ?? (configured ? creds.apiKey : undefined) ?? DEFAULT_SANDBOX_API_KEY;
+  return ctx.apiFor(target, key, { sayOverrides: explicit });
 }
 
 /**
@@ -135,8 +143,9 @@ export async function meetingAction(
   action: 'cancel' | 'reschedule',
   body: Record<string, string>,
   done: string,
+  flags: { apiKey?: string },
 ): Promise<void> {
-  const client = await sandboxClient(ctx);
+  const client = await sandboxClient(ctx, flags);
   const result = await callControl(
     ctx,
     client,
