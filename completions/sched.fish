@@ -149,7 +149,12 @@ function __sched_dynamic
         end
     end
     command -q sched; or return
-    command sched $forward --timeout 2 __complete $argv[1] 2>/dev/null </dev/null
+    # fish escapes what it inserts; a value already on the line is not offered again.
+    command sched $forward --timeout 2 __complete $argv[1] 2>/dev/null </dev/null |
+        while read -l line
+            set -l value (string split -m 1 \t -- $line)[1]
+            contains -- $value $tokens; or printf '%s\n' $line
+        end
 end
 
 function __sched_values_1

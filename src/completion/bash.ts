@@ -148,8 +148,16 @@ ${F}_values() {
       ;;
     d:*)
       # Values from the API or the config: a short timeout, and silence on any failure.
+      # Readline inserts a candidate as it is: each one is quoted (printf %q), so text from a
+      # server is one word on the line and never runs; a value already on the line is left out.
+      local q w seen
       while IFS=$'\\t' read -r v _; do
-        [[ -n $v && $v == "$2"* ]] && found+=("$3$v")
+        [[ -n $v ]] || continue
+        printf -v q '%q' "$v"
+        [[ $v == "$2"* || $q == "$2"* ]] || continue
+        seen=''
+        for w in "\${words[@]:1:cword-1}"; do [[ $w == "$v" || $w == "$q" ]] && seen=1; done
+        [[ -z $seen ]] && found+=("$3$q")
       done < <(command ${p} "\${${fwd}[@]}" --timeout ${DYNAMIC_TIMEOUT_SECONDS} ${COMPLETE_COMMAND} "\${1#d:}" 2>/dev/null </dev/null)
       ;;
   esac

@@ -201,7 +201,12 @@ function ${F}_dynamic
         end
     end
     command -q ${p}; or return
-    command ${p} $forward --timeout ${DYNAMIC_TIMEOUT_SECONDS} ${COMPLETE_COMMAND} $argv[1] 2>/dev/null </dev/null
+    # fish escapes what it inserts; a value already on the line is not offered again.
+    command ${p} $forward --timeout ${DYNAMIC_TIMEOUT_SECONDS} ${COMPLETE_COMMAND} $argv[1] 2>/dev/null </dev/null |
+        while read -l line
+            set -l value (string split -m 1 \\t -- $line)[1]
+            contains -- $value $tokens; or printf '%s\\n' $line
+        end
 end
 
 ${[...helpers.values()].join('\n\n')}

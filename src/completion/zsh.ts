@@ -152,6 +152,8 @@ _${p}_dynamic() {
   for entry in \${(f)"$(command ${p} $forward --timeout ${DYNAMIC_TIMEOUT_SECONDS} ${COMPLETE_COMMAND} $kind 2>/dev/null </dev/null)"}; do
     value=\${entry%%$'\\t'*}
     [[ -z $value ]] && continue
+    # A value already on the line is not offered again. (compadd quotes what it inserts.)
+    (( \${\${(Q)tokens}[(Ie)$value]} )) && continue
     if [[ $entry == *$'\\t'* ]]; then
       items+=("\${value//:/\\\\:}:\${entry#*$'\\t'}")
     else
