@@ -349,9 +349,18 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
     // true}), used only for that, would write it to stderr.
     const help = c.help.bind(c);
     c.help = (() => help()) as Command['help'];
+    // Through the gate like every other write: commander's messages quote what was typed
+    // (`sched $'--x\e]0;…'`), which may come from a server through a pipeline (xargs).
     c.configureOutput({
-      writeOut: (s) => early().stdout.write(s),
-      writeErr: (s) => early().stderr.write(s),
+      writeOut: (s) =>
+        void early()
+          .out(s)
+          .catch(() => {}),
+      writeErr: (s) =>
+        s
+          .replace(/\n$/, '')
+          .split('\n')
+          .forEach((line) => early().err(line)),
       outputError: (s, write) => write(s.replace(/^error:/, early().colorErr.red('error:'))),
     });
     c.commands.forEach(configureAll);
