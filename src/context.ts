@@ -142,10 +142,12 @@ export function createContext(deps: ContextDeps): Context {
     extra: Pick<ApiClientOptions, 'authHint' | 'onWrite'> = {},
   ): Promise<ApiClient> => {
     const { createApiClient } = await import('./api/client.js');
+    io.addSecrets([apiKey]);
     const client = createApiClient({
       ...extra,
       baseUrl,
       apiKey,
+      onSecrets: (list) => io.addSecrets(list),
       timeoutMs: globals.timeoutMs,
       userAgent,
       log: globals.verbose ? (line) => io.err(line) : undefined,
@@ -211,6 +213,8 @@ export function createContext(deps: ContextDeps): Context {
         }
         const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
         const apiKey = envKey ?? profile?.apiKey;
+        // From here on the gate masks the key in all output (auth status shows its last 4).
+        io.addSecrets([apiKey]);
         const creds: Credentials = {
           profile: globals.profile,
           profileSource: globals.profileSource,

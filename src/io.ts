@@ -3,12 +3,14 @@
 //
 // It is also the one gate between text from outside and the terminal: everything written
 // through out/err/errRaw passes sanitizeTerminal (src/output/sanitize.ts), whatever the
-// format. JSON stays exact (what cannot pass is written as \uXXXX inside its strings); human
-// text loses escape sequences and control characters; each err() call stays one line.
+// format, once every secret the command knows (addSecrets) is masked. JSON stays exact (what
+// cannot pass is written as \uXXXX inside its strings); human text loses escape sequences and
+// control characters; each err() call stays one line.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { QuietExit } from './errors.js';
+import { masker, type Mask } from './mask.js';
 import { sanitizeTerminal } from './output/sanitize.js';
 
 export interface IO {
@@ -36,6 +38,12 @@ export interface IO {
   err(line: string): void;
   /** Writes to stderr without adding a newline (progress bars: CR and erase-line pass). */
   errRaw(text: string): void;
+  /**
+   * Secrets the gate masks from now on, in everything written to stdout and stderr, in every
+   * encoding a server may echo (src/mask.ts): the API key, proxy passwords, webhook secrets
+   * the user gave, secret headers. Undefined and short values are ignored.
+   */
+  addSecrets(secrets: readonly (string | undefined)[]): void;
 }
 
 export interface ColorSettings {
@@ -108,6 +116,9 @@ export function createStreamIO(o: StreamIOOptions): IO {
   const errLinePolicy = { color: colorErr.level > 0, oneLine: true };
   const errRawPolicy = { color: colorErr.level > 0, oneLine: true, redraw: true };
 
+  const secrets = new Set<string>();
+  let mask: Mask = (text) => text;
+
   let stdin = typeof o.stdin === 'function' ? undefined : o.stdin;
   const stdinOf = o.stdin;
   return {
@@ -127,7 +138,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
     async out(raw: string) {
       if (stdoutClosed) throw new QuietExit();
       if (raw.length === 0) return;
-      const text = sanitizeTerminal(raw, outPolicy);
+      const text = sanitizeTerminal(mask(raw), outPolicy);
       const ok = o.stdout.write(text);
       if (!ok) {
         await new Promise<void>((resolve) => {
@@ -145,10 +156,15 @@ export function createStreamIO(o: StreamIOOptions): IO {
       if (stdoutClosed) throw new QuietExit();
     },
     err(line: string) {
-      o.stderr.write(sanitizeTerminal(line, errLinePolicy) + '\n');
+      o.stderr.write(sanitizeTerminal(mask(line), errLinePolicy) + '\n');
     },
     errRaw(text: string) {
-      o.stderr.write(sanitizeTerminal(text, errRawPolicy));
+      o.stderr.write(sanitizeTerminal(mask(text), errRawPolicy));
+    },
+    addSecrets(list) {
+      const before = secrets.size;
+      for (const s of list) if (s !== undefined) secrets.add(s);
+      if (secrets.size !== before) mask = masker([...secrets]);
     },
   };
 }

@@ -12,10 +12,41 @@ export const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PRO
 
 export type Mask = (text: string) => string;
 
-/** Replaces every occurrence of each secret with "****", the longest secrets first. */
+/**
+ * The forms a secret takes when a server or receiver echoes it: as given, escaped inside a
+ * JSON string (also with non-ASCII as \uXXXX), percent-encoded (upper and lower case hex, as
+ * a form value with "+" for spaces, and as a URL parser re-encodes a query or a path).
+ */
+export function encodings(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const asciiJson = json.replace(
+    /[\u0080-\uffff]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
+  const forms = [secret, json, asciiJson];
+  try {
+    const uri = encodeURIComponent(secret);
+    forms.push(
+      uri,
+      uri.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    );
+    forms.push(new URLSearchParams({ s: secret }).toString().slice(2));
+    forms.push(new URL(`http://h/?${secret}`).search.slice(1));
+    forms.push(new URL(`http://h/${secret}`).pathname.slice(1));
+  } catch {
+    // A lone surrogate cannot be percent-encoded: nothing sends it that way either.
+  }
+  return [...new Set(forms)];
+}
+
+/**
+ * Replaces every occurrence of each secret, in each of its encodings, with "****", the longest
+ * first.
+ */
 export function masker(secrets: readonly (string | undefined)[]): Mask {
-  const list = [...new Set(secrets)]
-    .filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET)
+  const given = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET);
+  const list = [...new Set(given.flatMap(encodings))]
+    .filter((s) => s.length >= MIN_SECRET)
     .sort((a, b) => b.length - a.length);
   if (list.length === 0) return (text) => text;
   return (text) => {

@@ -135,6 +135,11 @@ export interface ApiClientOptions {
   authHint?: string;
   /** Told before a request that changes something (anything but GET) is first sent. */
   onWrite?: (req: { method: HttpMethod; path: string }) => void;
+  /**
+   * Told of every secret the client sends (the key, proxy passwords, secret-looking headers),
+   * so the output gate masks them wherever they are echoed (src/io.ts).
+   */
+  onSecrets?: (secrets: string[]) => void;
 }
 
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -198,6 +203,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   // Proxy credentials are secrets too: an error detail or an echoing proxy may carry them.
   const proxySecrets = proxyCredentials(opts.env ?? {});
   const redact = masker([key, ...proxySecrets]);
+  opts.onSecrets?.([key, ...proxySecrets]);
   const log = (line: string) => opts.log?.(redact(line));
 
   /** The --verbose line of one attempt. */
@@ -223,6 +229,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     const secretHeaders = Object.entries(req.headers ?? {})
       .filter(([name]) => isSecretHeader(name))
       .map(([, v]) => v);
+    if (secretHeaders.length > 0) opts.onSecrets?.(secretHeaders);
     const mask = masker([key, ...proxySecrets, ...(req.sensitive ?? []), ...secretHeaders]);
     for (const [name, value] of Object.entries(req.headers ?? {})) {
       log(`${req.method} ${req.path}: header ${name}: ${isSecretHeader(name) ? '****' : value}`);
@@ -240,7 +247,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       if (req.signal?.aborted) throw interruptedError(req.signal.reason);
       const r = await transport.exchange(req, attempt, log);
       if (r.kind === 'aborted') throw interruptedError(req.signal?.reason, { req, url: r.url });
-      if (r.kind === 'redirect-refused') throw redirectError(req, r.why, r, MAX_REDIRECTS);
+      if (r.kind === 'redirect-refused') {
+        throw redirectError(req, r.why, r, MAX_REDIRECTS, mask);
+      }
 
       if (r.kind === 'failed') {
         const f = r.failure;

@@ -385,6 +385,7 @@ export function redirectError(
   why: RedirectRefusal,
   ans: { status: number; location: string; url: URL },
   maxRedirects: number,
+  mask: Mask = same,
 ): ApiError {
   const fields = {
     status: ans.status,
@@ -395,7 +396,7 @@ export function redirectError(
   switch (why) {
     case 'post':
       return new ApiError(
-        `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location)}; a ${req.method} is not re-sent`,
+        `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location, 200, mask)}; a ${req.method} is not re-sent`,
         { ...fields, hint: BASE_URL_HINT },
       );
     case 'too-many':

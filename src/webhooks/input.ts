@@ -28,6 +28,17 @@ export async function resolveSecret(
   flag: unknown,
   opts: { prompt: boolean; why: string },
 ): Promise<ResolvedSecret | undefined> {
+  const found = await findSecret(ctx, flag, opts);
+  // Never shown again, in whatever a server or receiver echoes (the output gate masks it).
+  if (found) ctx.io.addSecrets([found.secret]);
+  return found;
+}
+
+async function findSecret(
+  ctx: Context,
+  flag: unknown,
+  opts: { prompt: boolean; why: string },
+): Promise<ResolvedSecret | undefined> {
   if (typeof flag === 'string') return { secret: secretFlag(flag), source: 'flag' };
   const env = ctx.env.SCHED_WEBHOOK_SECRET;
   if (env) return { secret: env, source: 'env' };

@@ -42,3 +42,17 @@ describe('stdout that goes away', () => {
     ).toThrow('disk full');
   });
 });
+
+describe('addSecrets: the gate masks what the command knows, in every stream and encoding', () => {
+  it('out, err and errRaw, raw, JSON-escaped and percent-encoded; short values ignored', async () => {
+    const io = createBufferIO();
+    const secret = 'a"b\\c d/e';
+    await io.out(`before ${secret}\n`);
+    io.addSecrets([secret, 'abc', undefined]);
+    await io.out(`raw ${secret} json ${JSON.stringify(secret)}\n`);
+    io.err(`url ${encodeURIComponent(secret)} form ${new URLSearchParams({ s: secret })}`);
+    io.errRaw(`\rlower ${encodeURIComponent(secret).toLowerCase()} abc`);
+    expect(io.stdoutText()).toBe(`before ${secret}\nraw **** json "****"\n`);
+    expect(io.stderrText()).toBe('url **** form s=****\n\rlower **** abc');
+  });
+});

@@ -116,6 +116,8 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     });
   }
 
+  // A secret the user gave is never shown, in whatever a server echoes (the output gate).
+  if (secret.kind === 'given') io.addSecrets([secret.secret]);
   const client = await ctx.api();
 
   if (flags.ifAbsent === true) {

@@ -75,7 +75,8 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
     });
   }
   const validation = validateSyncDocument(parsed.value, ctx.env);
-  // Every secret of the file masked in every line printed, as a last guard.
+  // Every secret of the file masked in every line printed (the output gate), as a last guard.
+  io.addSecrets(validation.entries.map((e) => e.secret));
   const redact = masker(validation.entries.map((e) => e.secret));
   const say = (line: string) => io.err(redact(line));
   const warn = (line: string) => say(`${io.colorErr.yellow('warning:')} ${line}`);
