@@ -13,6 +13,17 @@ import type { RateLimitInfo } from './client.js';
 /** Page size for `--all` when the user gave no --limit (a public client uses 50 successfully). */
 export const ALL_PAGES_LIMIT = 50;
 export const DEFAULT_PAGE_CONCURRENCY = 4;
+/**
+ * The most pages one walk reads (documented in the README): a first page announcing more is
+ * refused before any other request, so a server claiming a billion pages cannot keep a walk
+ * going. 10,000 pages of 50 is half a million items.
+ */
+export const MAX_PAGES = 10_000;
+/**
+ * The most items a command holds to act on a whole list (webhooks sync, rm --all/--url, add
+ * --if-absent): past it the walk stops, whatever the server announces.
+ */
+export const MAX_HELD_ITEMS = 10_000;
 
 export interface Page<T> {
   items: T[];
@@ -73,6 +84,8 @@ export interface PaginateOptions {
   what?: string;
   /** Admits the reads of an `all` walk; commands pass bulk/'s adaptive one. */
   limiter?: PageLimiterFactory;
+  /** With `all`: the walk is held whole by the caller, so it stops past this many items. */
+  maxItems?: number;
 }
 
 export interface PageStats {
@@ -151,8 +164,32 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
         requestSignal: ctl.signal,
         priority: n,
       });
+    const what = opts.what ?? 'the API';
+    let held = 0;
+    /** A page as asked for: no more items than the limit, and not past maxItems in all. */
+    const check = (p: Page<T>, n: number) => {
+      if (p.items.length > limit) {
+        throw new ApiError(
+          `unexpected response from ${what}: page ${n} has ${p.items.length} items, more than the ${limit} asked for; stopped`,
+        );
+      }
+      held += p.items.length;
+      const max = opts.maxItems;
+      if (max !== undefined && (held > max || (p.total ?? 0) > max)) {
+        throw new ApiError(
+          `${what} lists more than ${max} items; sched reads at most ${max} before acting on a whole list; stopped, nothing was changed`,
+        );
+      }
+    };
     try {
       const first = await read(1);
+      if (first.pages > MAX_PAGES) {
+        throw new ApiError(
+          `${what} announced ${first.pages} pages; sched reads at most ${MAX_PAGES} pages of a list; stopped`,
+          { hint: 'is the base URL the service? (--base-url, SCHED_BASE_URL or the profile)' },
+        );
+      }
+      check(first, 1);
       stats.pagesRead = 1;
       stats.pages = first.pages;
       stats.total = first.total;
@@ -180,6 +217,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
             `unexpected response shape from ${opts.what ?? 'the API'}: asked for page ${n} and got page ${p.page} (the list cannot be read page by page)`,
           );
         }
+        check(p, n);
         stats.pagesRead++;
         // A list that shrank while we read it ends early instead of asking for empty pages.
         if (p.items.length === 0) return;

@@ -60,13 +60,17 @@ export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
 
 /** Every webhook of the account, every page read first (for --if-absent, rm --url/--all). */
 export async function allWebhooks(ctx: Context, client: ApiClient): Promise<Webhook[]> {
-  const { webhooks } = await import('../../api/endpoints.js');
-  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const [{ webhooks }, { adaptivePageLimiter }, { MAX_HELD_ITEMS }] = await Promise.all([
+    import('../../api/endpoints.js'),
+    import('../../bulk/page-walk.js'),
+    import('../../api/paginate.js'),
+  ]);
   const list: Webhook[] = [];
   for await (const w of webhooks(client, {
     all: true,
     signal: ctx.signal,
     limiter: adaptivePageLimiter,
+    maxItems: MAX_HELD_ITEMS,
   }))
     list.push(w);
   return list;

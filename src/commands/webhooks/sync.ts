@@ -9,6 +9,7 @@ import type { WebhooksSyncOptions } from './index.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';
+import { MAX_HELD_ITEMS } from '../../api/paginate.js';
 import type { Webhook } from '../../api/types.js';
 import {
   ExitCode,
@@ -133,7 +134,12 @@ async function listAllWebhooks(
   signal: AbortSignal,
   warn: (line: string) => void,
 ): Promise<Webhook[]> {
-  const list = webhooks(api, { all: true, signal, limiter: adaptivePageLimiter });
+  const list = webhooks(api, {
+    all: true,
+    signal,
+    limiter: adaptivePageLimiter,
+    maxItems: MAX_HELD_ITEMS,
+  });
   const seen = new Map<string, Webhook>();
   for await (const w of list) seen.set(w.uuid, w);
   const total = list.stats.total;
