@@ -1,6 +1,24 @@
 // JSON text laid out again without being parsed into values: numbers too large for a double,
 // key order and string escapes stay exactly as the server sent them (`sched api` prints
 // bodies "as received", only pretty on a terminal and compact in a pipe).
+import { PRETTY_MAX_DEPTH } from './json-value.js';
+
+/** Whether the JSON `text` nests arrays and objects deeper than `max`. */
+function textDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    } else if (ch === '{' || ch === '[') {
+      if (++depth > max) return true;
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+    }
+  }
+  return false;
+}
 
 /** Whether `text` is one JSON value (white space around it allowed). */
 export function isJsonText(text: string): boolean {
@@ -19,7 +37,9 @@ export function isJsonText(text: string): boolean {
  * JSON.stringify(value, null, indent). No trailing newline.
  */
 export function relayoutJson(text: string, indent: number): string {
-  const pretty = indent > 0;
+  // Pretty, a body nested thousands deep would be mostly indentation (its size grows with the
+  // square of the depth): past PRETTY_MAX_DEPTH it is written compact.
+  const pretty = indent > 0 && !textDeeperThan(text, PRETTY_MAX_DEPTH);
   let out = '';
   let depth = 0;
   const newline = () => (pretty ? '\n' + ' '.repeat(indent * depth) : '');

@@ -15,6 +15,7 @@
 // before the next one is pulled, so memory stays flat for long `--all` listings. Writes go
 // through io.out, which throws QuietExit when the reader went away (`| head -1`); that error
 // is never caught here.
+import { jsonText } from './json-value.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
 import { csvRecord } from './csv.js';
@@ -101,7 +102,7 @@ function csvText(v: CellValue): string {
 
 function prettyJson(value: unknown, indent: string): string {
   // JSON strings never contain a raw newline, so indenting every line is safe.
-  return indent + JSON.stringify(value, null, 2).replace(/\n/g, '\n' + indent);
+  return indent + jsonText(value, 2).replace(/\n/g, '\n' + indent);
 }
 
 /**
@@ -120,7 +121,7 @@ export async function renderList<T>(
     case 'json':
       return renderJsonArray(io, items);
     case 'ndjson':
-      return pump(io, items, (item) => JSON.stringify(item) + '\n');
+      return pump(io, items, (item) => jsonText(item) + '\n');
     case 'csv':
       await io.out(csvRecord(machineColumns.map((c) => c.key)));
       return pump(io, items, (item) =>
@@ -198,7 +199,7 @@ async function renderJsonArray<T>(io: IO, items: ListSource<T>): Promise<number>
     items,
     (item, i) =>
       (i === 0 ? (pretty ? '[\n' : '[') : pretty ? ',\n' : ',') +
-      (pretty ? prettyJson(item, '  ') : JSON.stringify(item)),
+      (pretty ? prettyJson(item, '  ') : jsonText(item)),
     // A failure before the first item leaves stdout empty (nothing to salvage, and a bare
     // `[]` would look like a real empty result); after it, the array is closed so it parses.
     async (written) => {
@@ -661,7 +662,7 @@ function formatRecords<T>(
 export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): Promise<void> {
   switch (opts.format) {
     case 'json':
-      await io.out((io.stdoutIsTTY ? prettyJson(item, '') : JSON.stringify(item)) + '\n');
+      await io.out((io.stdoutIsTTY ? prettyJson(item, '') : jsonText(item)) + '\n');
       return;
     case 'ndjson':
     case 'csv':

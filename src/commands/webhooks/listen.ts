@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
+import { jsonText } from '../../output/json-value.js';
 import type { WebhooksListenOptions } from './index.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
@@ -140,9 +141,9 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       record.forward = reports[0];
       if (!json) for (const f of reports) await write(forwardLine(io.color, f) + '\n');
       // Every target's report, in the order given (`forward` keeps the first, as before).
-      if (json) return write(JSON.stringify({ ...record, forwards: reports }) + '\n');
+      if (json) return write(jsonText({ ...record, forwards: reports }) + '\n');
     }
-    if (json) await write(JSON.stringify(record) + '\n');
+    if (json) await write(jsonText(record) + '\n');
   }
 
   let receiver: Receiver;

@@ -39,6 +39,7 @@ import {
 } from '../../webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
 import { csvRecord } from '../../output/csv.js';
+import { jsonText } from '../../output/json-value.js';
 import { shellWord } from '../../text/quote.js';
 import { sanitizeCsvField } from '../../output/sanitize.js';
 
@@ -196,7 +197,7 @@ async function printResult(
   switch (ctx.globals.output) {
     case 'json': {
       const body = opts.incomplete ? { ...result, incomplete: true } : result;
-      const textOut = io.stdoutIsTTY ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+      const textOut = jsonText(body, io.stdoutIsTTY ? 2 : 0);
       await io.out(redact(textOut) + '\n');
       return;
     }
@@ -209,7 +210,7 @@ async function printResult(
           ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
           ...(dryRun ? { dryRun: true } : {}),
         };
-        await io.out(redact(JSON.stringify(line)) + '\n');
+        await io.out(redact(jsonText(line)) + '\n');
       }
       return;
     }
