@@ -167,6 +167,10 @@ describe('sched api: refused before anything is sent (exit 2)', () => {
       ['webhooks', '-H', 'X-Note: a\u0007b'],
       /-H X-Note: the value contains a line break or a control character/,
     ],
+    // Issue 20: a header value is bytes; one that is not ASCII was retried 4 times as a
+    // network failure.
+    [['webhooks', '-H', 'X-Name: café'], /-H X-Name: the value is not ASCII[\s\S]*percent-encode/],
+    [['webhooks', '-H', 'X-Name: 東京'], /-H X-Name: the value is not ASCII/],
     [['webhooks?limit=0', '--paginate'], /limit=0 in the path is not a whole number of at least 1/],
     [['webhooks?limit=ten', '--paginate'], /limit=ten in the path is not a whole number/],
     [['webhooks', '--paginate', '-X', 'POST'], /--paginate reads the pages of a GET/],

@@ -69,6 +69,13 @@ export function apiHeaders(values: readonly string[]): Record<string, string> {
     if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) {
       throw new UsageError(`-H ${name}: the value contains a line break or a control character`);
     }
+    // A header is bytes: HTTP clients refuse other characters (undici as a failed request,
+    // which would be retried as a network problem).
+    if (/[^\u0000-\u007e]/.test(value)) {
+      throw new UsageError(`-H ${name}: the value is not ASCII`, {
+        hint: 'headers carry ASCII only: percent-encode the value (as a URL would), or send it in the body with -f',
+      });
+    }
     out[name] = value;
   }
   return out;
