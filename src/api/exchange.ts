@@ -2,7 +2,7 @@
 // environment), the API key only to the configured origin, redirects for GET and DELETE (the
 // key and secret-looking headers dropped on another origin), a timeout per attempt, and a cap on the body read. Returns
 // what happened; deciding to retry and wording errors are the client's (retry.ts, wording.ts).
-import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, Pool, request as undiciRequest, type Dispatcher } from 'undici';
 import { classify, TIMED_OUT, tooLarge, type TransportFailure } from './failure.js';
 import { isSecretHeader } from './headers.js';
 import { isIdempotent, type HttpMethod } from './retry.js';
@@ -85,10 +85,11 @@ export function createTransport(opts: TransportOptions): Transport {
   const baseOrigin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, '');
 
+  const connectTimeoutMs = Math.min(timeoutMs, 30_000);
   const agentOptions: Agent.Options = {
     connections: opts.connections,
     keepAliveTimeout: 10_000,
-    connect: { timeout: Math.min(timeoutMs, 30_000) },
+    connect: { timeout: connectTimeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   };
@@ -99,6 +100,12 @@ export function createTransport(opts: TransportOptions): Transport {
   const proxied: Dispatcher | undefined = useProxy
     ? new EnvHttpProxyAgent({
         ...agentOptions,
+        // The tunnel's CONNECT goes through a client of the proxy's own, which by default waits
+        // 300 s for an answer (and the request's signal does not reach it): --timeout bounds
+        // it too, and the TCP connection to the proxy as the direct one.
+        clientFactory: (_origin, o) =>
+          new Agent({ ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+        proxyTls: { timeout: connectTimeoutMs },
         httpProxy: pick(env, 'http_proxy') ?? '',
         httpsProxy: pick(env, 'https_proxy') ?? pick(env, 'http_proxy') ?? '',
         noProxy: pick(env, 'no_proxy') ?? '',
