@@ -135,8 +135,10 @@ for (const file of outputs) {
 }
 for (const file of await listFiles(outdir)) {
   // Another build's temporary file is its business; anything else not produced is stale.
-  // Declarations are left alone by a build that does not write them.
+  // Declarations are left alone by a build that does not write them, and dist/bin/ (the
+  // standalone executables of scripts/build-binary.mjs) by every build.
   if (!withTypes && file.startsWith(typesDir + sep)) continue;
+  if (file.startsWith(join(outdir, 'bin') + sep)) continue;
   if (!produced.has(file) && !/\.\d+\.tmp$/.test(file)) {
     await rm(file, { force: true });
   }
