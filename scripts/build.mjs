@@ -55,7 +55,6 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { SCHED_VERSION: JSON.stringify(pkg.version) },
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  // (Removed again below from the files that never call it.)
   banner: { js: REQUIRE_BANNER },
   logLevel: 'warning',
 });
@@ -63,16 +62,6 @@ const result = await build({
 async function listFiles(dir) {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name));
-}
-
-/**
- * The banner in a file that never calls require() only costs start-up (node:module is loaded
- * for it): the entry file, above all, which `sched --version` loads alone.
- */
-function withoutUnusedBanner(text) {
-  if (!text.startsWith(REQUIRE_BANNER)) return text;
-  const rest = text.slice(REQUIRE_BANNER.length);
-  return /\brequire\b/.test(rest) ? text : rest.replace(/^\n/, '');
 }
 
 /**
@@ -108,11 +97,7 @@ async function declarations() {
   return files;
 }
 const outputs = [
-  // With source maps the banner stays: removing a line would shift every mapping.
-  ...result.outputFiles.map((f) => ({
-    path: f.path,
-    text: SOURCEMAP ? f.text : withoutUnusedBanner(f.text),
-  })),
+  ...result.outputFiles.map((f) => ({ path: f.path, text: f.text })),
   ...(withTypes ? await declarations() : []),
 ];
 if (problems.length > 0) {
