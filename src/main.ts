@@ -1,54 +1,15 @@
-// The entry point: runs the CLI on the real process, turns signals into an aborted context,
-// and is the only place that exits the process.
+// The entry point of the npm package's bundle: enables the compile cache, then runs the CLI
+// (src/process-main.ts, which is the only place that exits the process).
 //
 // Start-up is paid by every invocation. This file imports nothing at the top (static imports
 // are all loaded before the first line runs), so that the settings below apply to everything
 // loaded after them. `sched --version` is answered by bin/sched.js before this file loads.
 // Measured with `npm run bench`; see BENCHMARKS.md.
-// compile-cache.ts is the one exception: it imports nothing and is part of this file in the
-// bundle (with it, the bundle's 2 KB runtime chunk loads first).
+// compile-cache.ts and process-main.ts are the exceptions: they import nothing at the top and
+// are part of this file in the bundle.
 import { enableCompileCache } from './compile-cache.js';
+import { main } from './process-main.js';
 
+// Node 22+: cache compiled code of the modules loaded from here on, across runs, per user.
+enableCompileCache();
 await main();
-
-async function main(): Promise<void> {
-  // Node 22+: cache compiled code of the modules loaded from here on, across runs, per user.
-  enableCompileCache();
-  const [{ runCli }, { createProcessIO }] = await Promise.all([
-    import('./cli.js'),
-    import('./io.js'),
-  ]);
-
-  const controller = new AbortController();
-  let signals = 0;
-  let echo: { name: string; until: number } | undefined;
-  const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
-    // Once conf is loaded, its atomic writer (atomically -> when-exit) also listens for signals
-    // and re-sends the one it saw to this process. That echo is not a second Ctrl-C: ignore it
-    // once, or every command that read the config would die mid-cleanup on the first Ctrl-C.
-    if (echo && echo.name === name && Date.now() < echo.until) {
-      echo = undefined;
-      return;
-    }
-    signals += 1;
-    // First signal: let the command stop cleanly and report what it did. Second: leave now.
-    if (signals > 1) process.exit(name === 'SIGINT' ? 130 : 143);
-    if (process.listenerCount(name) > 1) echo = { name, until: Date.now() + 1000 };
-    controller.abort(name);
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-
-  const code = await runCli(process.argv.slice(2), {
-    io: (o) => createProcessIO(o),
-    env: process.env,
-    signal: controller.signal,
-  });
-  // Let stdout drain before leaving (a pipe may still hold data).
-  process.exitCode = code;
-  if (process.stdout.writableLength > 0) {
-    process.stdout.once('drain', () => process.exit(code));
-  } else {
-    process.exit(code);
-  }
-}

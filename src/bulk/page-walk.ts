@@ -1,13 +1,10 @@
 // What a command hands to an `--all` list walk (src/api/paginate.ts): the adaptive limiter, so
-// that a 429 halves the pages in flight, waits as the service asks and reads that page again,
-// and the heap setting that keeps the memory of a long streaming walk flat (heap.ts).
+// that a 429 halves the pages in flight, waits as the service asks and reads that page again.
 import { Interrupted, signalOf } from '../errors.js';
 import type { PageLimiter } from '../api/paginate.js';
-import { preferSmallYoungGeneration } from './heap.js';
 import { AdaptiveLimiter, NotStarted } from './limiter.js';
 
-export async function adaptivePageLimiter(max: number): Promise<PageLimiter> {
-  await preferSmallYoungGeneration();
+export function adaptivePageLimiter(max: number): PageLimiter {
   const limiter = new AdaptiveLimiter({ max });
   return {
     run: (read, opts) =>

@@ -37,32 +37,45 @@ describe('npm run bench --quick', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-bench-smoke-'));
     try {
       const json = join(dir, 'bench.json');
-      // dist/ is built by the test setup; --no-build keeps the run short.
-      const r = await runBench(['--quick', '--no-build', '--json', json]);
+      // dist/ is built by the test setup; --no-build keeps the run short, and the standalone
+      // executable and a second Node (fetched from the registry) are left out.
+      const r = await runBench([
+        '--quick',
+        '--no-build',
+        '--no-binary',
+        '--nodes',
+        'current',
+        '--json',
+        json,
+      ]);
       expect(r.code, r.stderr).toBe(0);
 
+      const node = `Node ${process.versions.node.split('.')[0]}`;
       for (const row of [
-        'sched --version',
-        'sched --help',
-        'sched sig verify',
-        'sched types list --json (1 request)',
-        'node:http GET script (the limit)',
-        'sched types list --all -o ndjson (200 types)',
-        'sched link create --count 20',
-        'peak RSS, types list --all -o ndjson (200 types)',
-        'peak RSS, types list --all -o ndjson (1000 types)',
+        `sched --help (npm, ${node})`,
+        `sched types list --json, 1 HTTPS GET (npm, ${node})`,
+        'sched --help (standalone)',
+        'sched types list --json, 1 HTTPS GET (standalone)',
+        `sched types list --all -o ndjson, 200 types (npm, ${node})`,
+        `sched link create --count 20 (npm, ${node})`,
+        `peak RSS, --all 1000 types (npm, ${node})`,
       ]) {
         expect(r.stdout).toContain(`| ${row} `);
       }
       expect(r.stdout).toMatch(/machine: .+, \d+ cores/);
-      expect(r.stdout).toMatch(/node v\d+\.\d+\.\d+/);
+      expect(r.stdout).toMatch(/Node: v\d+\.\d+\.\d+/);
+      expect(r.stdout).toMatch(/<= 1\.2x/);
 
       const report = JSON.parse(readFileSync(json, 'utf8')) as { rows: Row[] };
-      // Every row was measured and passed its checks; only a missing curl may leave the
-      // comparisons with curl out.
+      // Every row of the npm-installed sched was measured and passed its checks; only a missing
+      // gh, curl or jq leaves a comparison out, and the standalone rows say it was not asked for.
       for (const row of report.rows) {
+        if (row.name.includes('standalone')) {
+          expect(row.why, row.name).toMatch(/not asked for/);
+          continue;
+        }
         expect(row.value, `${row.name}: ${row.why}`).not.toBe('not available');
-        if (row.why !== undefined) expect(row.why, row.name).toMatch(/^(curl|jq) not found/);
+        if (row.why !== undefined) expect(row.why, row.name).toMatch(/^(gh|curl|jq) not found/);
       }
       const links = report.rows.find((row) => row.name.startsWith('sched link create'));
       if (links?.value !== 'not available') expect(links?.duplicates).toBe(0);

@@ -86,12 +86,12 @@ describe('npm pack', () => {
     expect(scripts.filter((s) => INSTALL_SCRIPTS.includes(s))).toEqual([]);
   });
 
-  it('holds the bin, the bundle and the completions, and no sources or tests', () => {
+  it('holds the bin, the bundle and the completions; no sources, tests or standalone binaries', () => {
     const files = packed.files.map((f) => f.path);
     expect(files).toContain('bin/sched.js');
     expect(files).toContain('dist/main.js');
     expect(files).toContain('completions/sched.bash');
-    expect(files.filter((f) => /^(src|test|scripts|node_modules)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|scripts|node_modules|dist\/bin)\//.test(f))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
 // reader that goes away early (`| head -1`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, spawnSched } from '../helpers/run.js';
+import { SCHED_COMMAND, spawnSched } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -75,9 +75,14 @@ describe('core commands (built binary)', () => {
     sb.requests.length = 0;
     const r = await execa(
       'bash',
-      ['-c', 'set -o pipefail; "$NODE" "$BIN" types list --all -o ndjson | head -1'],
+      [
+        '-c',
+        'set -o pipefail; "$@" types list --all -o ndjson | head -1',
+        'bash',
+        ...SCHED_COMMAND,
+      ],
       {
-        env: { ...process.env, ...env, NODE: process.execPath, BIN },
+        env: { ...process.env, ...env },
         reject: false,
         timeout: 20_000,
       },

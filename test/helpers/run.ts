@@ -46,7 +46,17 @@ export async function runSched(argv: string[], opts: RunOptions = {}): Promise<R
 
 export const BIN = fileURLToPath(new URL('../../bin/sched.js', import.meta.url));
 
-/** Spawns the built binary (end-to-end tests). */
+/**
+ * The standalone executable under test, when SCHED_TEST_BINARY names one (CI sets it to
+ * dist/bin/sched-linux-x64 for the smoke and core end-to-end tests): then spawnSched runs it
+ * instead of `node bin/sched.js`.
+ */
+export const STANDALONE = process.env.SCHED_TEST_BINARY || undefined;
+
+/** The command line that runs the `sched` under test: `node bin/sched.js`, or the executable. */
+export const SCHED_COMMAND: readonly string[] = STANDALONE ? [STANDALONE] : [process.execPath, BIN];
+
+/** Spawns the built binary (end-to-end tests), or the standalone executable (STANDALONE). */
 export async function spawnSched(
   argv: string[],
   opts: {
@@ -55,7 +65,8 @@ export async function spawnSched(
     timeout?: number;
   } = {},
 ): Promise<RunResult> {
-  const r = await execa(process.execPath, [BIN, ...argv], {
+  const [command, ...pre] = SCHED_COMMAND;
+  const r = await execa(command!, [...pre, ...argv], {
     env: { NO_COLOR: undefined, FORCE_COLOR: undefined, ...opts.env },
     extendEnv: true,
     input: opts.input ?? '',
