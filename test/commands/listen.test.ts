@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../../src/cli.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
@@ -294,6 +294,31 @@ describe('sched webhooks listen', () => {
       `note: refused a body over ${5 * 1024 * 1024} bytes with 413\n`,
     );
     expect(running.stdout()).toBe('');
+  });
+
+  it('answers 503 beyond its connection bound and says so once on stderr', async () => {
+    running = await listen([]);
+    const port = Number(new URL(running.url).port);
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 131; i++) {
+      sockets.push(
+        await new Promise<Socket>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+          s.on('error', () => undefined);
+        }),
+      );
+    }
+    const answers: string[] = sockets.map(() => '');
+    sockets.forEach((s, i) => s.on('data', (c: Buffer) => (answers[i] += c.toString())));
+    await until(() => answers.filter((a) => a.includes(' 503 ')).length === 3, 'three 503s');
+    expect(running.stderr().match(/note: over 128 connections at once/g)).toEqual([
+      'note: over 128 connections at once',
+    ]);
+    for (const s of sockets) s.destroy();
+    // The bound is on connections at once: once they are gone, deliveries get in again.
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await post(running.url, '{"event":"meetingScheduled"}')).status).toBe(200);
+    await until(() => lines(running!.stdout()).length === 1, 'the delivery');
   });
 
   it('a blank --host listens on the default one', async () => {

@@ -92,6 +92,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   let skipped = 0;
   let warnedUnchecked = false;
   const inFlight = new Set<Promise<void>>();
+  const busySaid = new Set<string>();
 
   async function handleDelivery(req: IncomingMessage, body: Buffer): Promise<void> {
     const receivedAt = new Date();
@@ -160,6 +161,18 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         });
         inFlight.add(p);
         void p.finally(() => inFlight.delete(p));
+        // Its bytes stay counted against the receiver's bound until it is handled.
+        return p;
+      },
+      onBusy(b) {
+        // Said once per kind: a flood must not flood stderr too.
+        if (busySaid.has(b.kind)) return;
+        busySaid.add(b.kind);
+        io.err(
+          b.kind === 'connections'
+            ? `note: over ${b.limit} connections at once; answering 503 to more (senders retry later)`
+            : `note: over ${b.limit / 1024 / 1024} MiB of deliveries held at once; answering 503 to more (senders retry later)`,
+        );
       },
       onTooLarge({ size, declared, maxBytes }) {
         io.err(
