@@ -197,6 +197,22 @@ describe('duplicate detection', () => {
     expect(seen.check(undefined, t1).duplicate).toBe(false);
   });
 
+  it('a flood of unverified deliveries cannot push a verified uuid out', () => {
+    const seen = new SeenNotifications(3);
+    const t = new Date('2026-01-01T10:00:00Z');
+    expect(seen.check('real', t, true).duplicate).toBe(false);
+    for (let i = 0; i < 100; i++) expect(seen.check(`flood-${i}`, t, false).duplicate).toBe(false);
+    // The real retry (verified) is still known, and so is an unverified copy of it.
+    expect(seen.check('real', new Date(), true)).toEqual({
+      duplicate: true,
+      firstAt: t.toISOString(),
+    });
+    expect(seen.check('real', new Date(), false).duplicate).toBe(true);
+    // The unverified ones keep a bounded memory of their own.
+    expect(seen.check('flood-99', t, false).duplicate).toBe(true);
+    expect(seen.check('flood-0', t, false).duplicate).toBe(false);
+  });
+
   it('forgets the oldest uuid once the limit is reached', () => {
     const seen = new SeenNotifications(2);
     const t = new Date();
@@ -218,26 +234,51 @@ describe('forwarding', () => {
     expect(targetsFor([cancels], undefined)).toEqual([]);
   });
 
-  it('re-sends the exact bytes and the sender headers, not the hop-by-hop ones', async () => {
+  it('re-sends the exact bytes with only the delivery headers; a 5xx is tried again, bounded', async () => {
     const a = await startRecorder();
-    const b = await startRecorder({ statuses: [500] });
-    open.push(a, b);
+    const b = await startRecorder({ statuses: [500, 503, 502] });
+    const c = await startRecorder({ statuses: [503] });
+    open.push(a, b, c);
     const body = Buffer.from('{"event":"meetingScheduled"}');
     const reports = await forwardDelivery(
-      [{ url: new URL(a.url) }, { url: new URL(b.url) }],
+      [{ url: new URL(a.url) }, { url: new URL(b.url) }, { url: new URL(c.url) }],
       {
         body,
-        headers: { 'webhook-signature': 'sig', connection: 'keep-alive', host: 'elsewhere' },
+        headers: {
+          'webhook-signature': 'sig',
+          'content-type': 'application/json',
+          'user-agent': 'SimplyMeet.me',
+          connection: 'keep-alive',
+          host: 'elsewhere',
+          authorization: 'Bearer x',
+          'x-http-method-override': 'DELETE',
+        },
       },
-      { timeoutMs: 5_000 },
+      { timeoutMs: 5_000, retryDelaysMs: [10, 10] },
     );
-    expect(reports.map((r) => [r.url, r.status])).toEqual([
-      [a.url, 200],
-      [b.url, 500],
+    expect(reports.map((r) => [r.url, r.status, r.attempts])).toEqual([
+      [a.url, 200, 1],
+      // Three tries in all, then the last answer stands.
+      [b.url, 502, 3],
+      [c.url, 200, 2],
     ]);
+    expect(b.received).toHaveLength(3);
     const got = a.received[0]!;
     expect(got.body).toEqual(body);
     expect(got.headers['webhook-signature']).toBe('sig');
     expect(got.headers.host).not.toBe('elsewhere');
+    expect(got.headers.authorization).toBeUndefined();
+    expect(got.headers['x-http-method-override']).toBeUndefined();
+  });
+
+  it('does not try a 4xx again: that is the app answering', async () => {
+    const a = await startRecorder({ statuses: [400] });
+    open.push(a);
+    const [r] = await forwardDelivery(
+      [{ url: new URL(a.url) }],
+      { body: Buffer.from('{}'), headers: {} },
+      { timeoutMs: 5_000, retryDelaysMs: [10, 10] },
+    );
+    expect([r!.status, r!.attempts]).toEqual([400, 1]);
   });
 });
