@@ -75,7 +75,7 @@ __sched_flags() {
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
     'webhooks sync') REPLY='--file --prune --dry-run --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
     'events') REPLY='--help' ;;
     'events sample') REPLY='--help' ;;
     'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
@@ -135,6 +135,9 @@ __sched_option_value() {
         --forward-to) REPLY='n'; return 0 ;;
         --register) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
+        --count) REPLY='n'; return 0 ;;
+        --max-time) REPLY='n'; return 0 ;;
+        --record) REPLY='n'; return 0 ;;
       esac ;;
     'events send')
       case "$2" in

@@ -93,7 +93,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--to' '--payload-file' '--service-name' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--to' '--payload-file' '--service-name' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -224,6 +224,10 @@ complete -c sched -n '__sched_at \'webhooks listen\'' -l secret -r -f -d 'secret
 complete -c sched -n '__sched_at \'webhooks listen\'' -l forward-to -r -f -d 're-send each delivery (exact body and headers) to this URL; event=url routes only that event there (repeatable)'
 complete -c sched -n '__sched_at \'webhooks listen\'' -l register -r -f -d 'create a webhook for this public URL now, delete it on exit'
 complete -c sched -n '__sched_at \'webhooks listen\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l forward-unverified -f -d 'with a secret, forward deliveries whose signature is invalid or missing too (default: only valid ones)'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l count -r -f -d 'stop after n kept deliveries (their forwards done), exit 0'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l max-time -r -f -d 'stop after this long; with --count, exit 1 when fewer than n arrived'
+complete -c sched -n '__sched_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`'
 complete -c sched -f -n '__sched_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c sched -f -n '__sched_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
 complete -c sched -n '__sched_argument \'events sample\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'

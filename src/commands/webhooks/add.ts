@@ -5,7 +5,7 @@
 // stdout, since the service never shows it again. A secret is never written to stderr, and a
 // secret the user gave is never echoed (except inside --json, which is the API's object).
 // Everything that can be checked locally is checked before any request.
-import { randomBytes } from 'node:crypto';
+import { generateSecret } from '../../webhooks/secret.js';
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './index.js';
 import type { Prompter } from '../../prompt.js';
@@ -22,11 +22,6 @@ import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 type SecretChoice = { kind: 'generate' } | { kind: 'given'; secret: string } | { kind: 'none' };
 
 const MAX_SECRET_BYTES = 64 * 1024;
-
-/** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
-export function generateSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 async function readSecretFromStdin(ctx: Context): Promise<string> {
   if (ctx.io.stdinIsTTY) {
