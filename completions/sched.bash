@@ -30,6 +30,7 @@ __sched_sub() {
     'webhooks|listen') REPLY='webhooks listen' ;;
     'events|sample') REPLY='events sample' ;;
     'events|send') REPLY='events send' ;;
+    'events|replay') REPLY='events replay' ;;
     'sig|sign') REPLY='sig sign' ;;
     'sig|verify') REPLY='sig verify' ;;
     'sandbox|book') REPLY='sandbox book' ;;
@@ -49,7 +50,7 @@ __sched_commands() {
     'types') REPLY='list' ;;
     'link') REPLY='create' ;;
     'webhooks') REPLY='add ls rm sync listen' ;;
-    'events') REPLY='sample send' ;;
+    'events') REPLY='sample send replay' ;;
     'sig') REPLY='sign verify' ;;
     'sandbox') REPLY='book cancel reschedule' ;;
   esac
@@ -79,6 +80,7 @@ __sched_flags() {
     'events') REPLY='--help' ;;
     'events sample') REPLY='--help' ;;
     'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
+    'events replay') REPLY='--to --uuid --last --secret --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
@@ -145,6 +147,13 @@ __sched_option_value() {
         --secret) REPLY='n'; return 0 ;;
         --payload-file) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
+      esac ;;
+    'events replay')
+      case "$2" in
+        --to) REPLY='n'; return 0 ;;
+        --uuid) REPLY='n'; return 0 ;;
+        --last) REPLY='n'; return 0 ;;
+        --secret) REPLY='n'; return 0 ;;
       esac ;;
     'sig sign')
       case "$2" in

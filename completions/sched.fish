@@ -53,6 +53,8 @@ function __sched_sub
             echo 'events sample'
         case 'events|send'
             echo 'events send'
+        case 'events|replay'
+            echo 'events replay'
         case 'sig|sign'
             echo 'sig sign'
         case 'sig|verify'
@@ -93,7 +95,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--to' '--payload-file' '--service-name' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -230,12 +232,17 @@ complete -c sched -n '__sched_at \'webhooks listen\'' -l max-time -r -f -d 'stop
 complete -c sched -n '__sched_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`'
 complete -c sched -f -n '__sched_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c sched -f -n '__sched_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
+complete -c sched -f -n '__sched_command \'events\'' -a 'replay' -d 'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret'
 complete -c sched -n '__sched_argument \'events sample\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
 complete -c sched -n '__sched_at \'events send\'' -l to -r -f -d 'the receiver URL'
 complete -c sched -n '__sched_at \'events send\'' -l secret -r -f -d 'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without); a value given here is visible to other users in `ps` while it runs: prefer SCHED_WEBHOOK_SECRET'
 complete -c sched -n '__sched_at \'events send\'' -l payload-file -r -F -d 'send this body unchanged instead of a sample'
 complete -c sched -n '__sched_at \'events send\'' -l service-name -r -f -d 'user-agent to send (default SimplyMeet.me; or Harmonizely)'
 complete -c sched -n '__sched_argument \'events send\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
+complete -c sched -n '__sched_at \'events replay\'' -l to -r -f -d 'the receiver URL'
+complete -c sched -n '__sched_at \'events replay\'' -l uuid -r -f -d 'replay only the delivery with this notification uuid (repeatable)'
+complete -c sched -n '__sched_at \'events replay\'' -l last -r -f -d 'replay only the last n deliveries (of those chosen)'
+complete -c sched -n '__sched_at \'events replay\'' -l secret -r -f -d 're-sign each body with this secret instead of sending its recorded signature (a value given here is visible to other users in `ps` while it runs)'
 complete -c sched -f -n '__sched_command \'sig\'' -a 'sign' -d 'Print the base64 HMAC-SHA256 of the payload bytes (stdin when no file)'
 complete -c sched -f -n '__sched_command \'sig\'' -a 'verify' -d 'Check a webhook-signature value against the exact payload bytes'
 complete -c sched -n '__sched_at \'sig sign\'' -l secret -r -f -d 'the webhook secret (else SCHED_WEBHOOK_SECRET, else a prompt); a value given here is visible to other users in `ps` while it runs: prefer SCHED_WEBHOOK_SECRET'

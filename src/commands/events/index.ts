@@ -2,6 +2,10 @@ import {
   arg,
   command,
   input,
+  list,
+  NO_CSV,
+  positiveInt,
+  SECRET_FLAG_RISK,
   type InputOf,
   TEXT_OR_JSON,
   value,
@@ -23,6 +27,25 @@ export const sendInput = input({
   ],
 });
 export type EventsSendOptions = InputOf<typeof sendInput>;
+
+export const replayInput = input({
+  args: [arg('<file>', 'a recording made by `sched webhooks listen --record <file>`')],
+  options: [
+    value('--to <url>', 'the receiver URL', { required: true }),
+    list(
+      '--uuid <event-uuid>',
+      'replay only the delivery with this notification uuid (repeatable)',
+    ),
+    value('--last <n>', 'replay only the last n deliveries (of those chosen)', {
+      parse: positiveInt('--last'),
+    }),
+    value(
+      '--secret <secret>',
+      `re-sign each body with this secret instead of sending its recorded signature (${SECRET_FLAG_RISK})`,
+    ),
+  ],
+});
+export type EventsReplayOptions = InputOf<typeof replayInput>;
 
 export const events = command({
   name: 'events',
@@ -53,6 +76,25 @@ export const events = command({
       exitCodes: [[1, 'the receiver did not answer, or answered other than 2xx']],
       formats: TEXT_OR_JSON,
       load: () => import('./send.js'),
+    }),
+    command({
+      name: 'replay',
+      description:
+        'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret',
+      input: replayInput,
+      examples: [
+        'sched webhooks listen --record deliveries.ndjson --forward-to http://localhost:3000/hook',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --last 1',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --uuid 0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --json | jq .status',
+      ],
+      json: 'one object per delivery replayed: {"line","event","uuid","url","signed","resigned","status","ms"}; "status":null and "error" when the receiver did not answer',
+      exitCodes: [
+        [1, 'a replayed delivery got no answer, or one other than 2xx'],
+        [2, 'the file is not a recording (the line is named), or a --uuid is not in it'],
+      ],
+      formats: NO_CSV,
+      load: () => import('./replay.js'),
     }),
   ],
 });
