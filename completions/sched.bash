@@ -78,8 +78,8 @@ __sched_flags() {
     'webhooks sync') REPLY='--file --prune --dry-run --help' ;;
     'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
     'events') REPLY='--help' ;;
-    'events sample') REPLY='--help' ;;
-    'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
+    'events sample') REPLY='--override --override-new --help' ;;
+    'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
     'events replay') REPLY='--to --uuid --last --secret --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
@@ -141,12 +141,19 @@ __sched_option_value() {
         --max-time) REPLY='n'; return 0 ;;
         --record) REPLY='n'; return 0 ;;
       esac ;;
+    'events sample')
+      case "$2" in
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
+      esac ;;
     'events send')
       case "$2" in
         --to) REPLY='n'; return 0 ;;
         --secret) REPLY='n'; return 0 ;;
         --payload-file) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
       esac ;;
     'events replay')
       case "$2" in

@@ -95,7 +95,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -233,11 +233,16 @@ complete -c sched -n '__sched_at \'webhooks listen\'' -l record -r -f -d 'append
 complete -c sched -f -n '__sched_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c sched -f -n '__sched_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
 complete -c sched -f -n '__sched_command \'events\'' -a 'replay' -d 'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret'
+complete -c sched -n '__sched_at \'events sample\'' -l override -r -f -d 'set a field that exists before the payload is signed: dotted path, [n] for an array item (data.answers[0].value); the value is JSON when it parses, else a string (repeatable)'
+complete -c sched -n '__sched_at \'events sample\'' -l override-new -r -f -d 'like --override, but adds a field that does not exist yet, on purpose (repeatable)'
 complete -c sched -n '__sched_argument \'events sample\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
 complete -c sched -n '__sched_at \'events send\'' -l to -r -f -d 'the receiver URL'
 complete -c sched -n '__sched_at \'events send\'' -l secret -r -f -d 'sign with this secret (else SCHED_WEBHOOK_SECRET; unsigned without); a value given here is visible to other users in `ps` while it runs: prefer SCHED_WEBHOOK_SECRET'
 complete -c sched -n '__sched_at \'events send\'' -l payload-file -r -F -d 'send this body unchanged instead of a sample'
 complete -c sched -n '__sched_at \'events send\'' -l service-name -r -f -d 'user-agent to send (default SimplyMeet.me; or Harmonizely)'
+complete -c sched -n '__sched_at \'events send\'' -l override -r -f -d 'set a field that exists before the payload is signed: dotted path, [n] for an array item (data.answers[0].value); the value is JSON when it parses, else a string (repeatable)'
+complete -c sched -n '__sched_at \'events send\'' -l override-new -r -f -d 'like --override, but adds a field that does not exist yet, on purpose (repeatable)'
+complete -c sched -n '__sched_at \'events send\'' -l edit -f -d 'on a terminal, open $VISUAL or $EDITOR on the payload before it is signed and sent'
 complete -c sched -n '__sched_argument \'events send\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
 complete -c sched -n '__sched_at \'events replay\'' -l to -r -f -d 'the receiver URL'
 complete -c sched -n '__sched_at \'events replay\'' -l uuid -r -f -d 'replay only the delivery with this notification uuid (repeatable)'

@@ -1,6 +1,7 @@
 import {
   arg,
   command,
+  flag,
   input,
   list,
   NO_CSV,
@@ -14,7 +15,19 @@ import {
 
 const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
 
-export const sampleInput = input({ args: [EVENT_ARG] });
+/** --override and --override-new, the same on sample and send. */
+const OVERRIDE_OPTIONS = [
+  list(
+    '--override <path=value>',
+    'set a field that exists before the payload is signed: dotted path, [n] for an array item (data.answers[0].value); the value is JSON when it parses, else a string (repeatable)',
+  ),
+  list(
+    '--override-new <path=value>',
+    'like --override, but adds a field that does not exist yet, on purpose (repeatable)',
+  ),
+] as const;
+
+export const sampleInput = input({ args: [EVENT_ARG], options: OVERRIDE_OPTIONS });
 export type EventsSampleOptions = InputOf<typeof sampleInput>;
 
 export const sendInput = input({
@@ -24,6 +37,11 @@ export const sendInput = input({
     webhookSecretOption('sign with this secret', '; unsigned without'),
     value('--payload-file <file>', 'send this body unchanged instead of a sample'),
     value('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)'),
+    ...OVERRIDE_OPTIONS,
+    flag(
+      '--edit',
+      'on a terminal, open $VISUAL or $EDITOR on the payload before it is signed and sent',
+    ),
   ],
 });
 export type EventsSendOptions = InputOf<typeof sendInput>;
@@ -58,6 +76,8 @@ export const events = command({
       examples: [
         'sched events sample meetingScheduled',
         'sched events sample meetingCancelled > cancelled.json',
+        "sched events sample meetingScheduled --override data.invitee.email=grace@example.com --override 'data.answers[1].value=0'",
+        'sched events sample meetingScheduled --override-new data.invitee.company=ACME',
       ],
       json: 'the delivery payload itself (always JSON): {"event","payload":{...}} as the service sends it',
       formats: TEXT_OR_JSON,
@@ -71,6 +91,8 @@ export const events = command({
       examples: [
         'SCHED_WEBHOOK_SECRET="$SECRET" sched events send meetingScheduled --to http://localhost:3000/hook',
         'sched events send meetingCancelled --to http://localhost:3000/hook --payload-file body.json',
+        'sched events send meetingScheduled --to http://localhost:3000/hook --override data.invitee.timezone=Asia/Tokyo',
+        'sched events send meetingScheduled --to http://localhost:3000/hook --edit',
       ],
       json: '{"status","ms","url","event","uuid","signed","bytes","response"}; when the receiver does not answer: {"status":null,"ms","url","event","uuid","signed","error"}',
       exitCodes: [[1, 'the receiver did not answer, or answered other than 2xx']],

@@ -182,7 +182,10 @@ export const webhooks = command({
       ],
       json: 'first line {"listening":"<url>"} once it is ready (with "secret" when --register generated one for --forward-to), then one NDJSON object per delivery: {"event","uuid","signature","signatureReason",...}; signature is valid, invalid, missing or unchecked; "forwards" lists each forward\'s {"url","status"|"error","ms","attempts"}, "notForwarded" says why one was not',
       exitCodes: [
-        [0, 'stopped with Ctrl-C, SIGTERM, after --count deliveries, or at --max-time without --count'],
+        [
+          0,
+          'stopped with Ctrl-C, SIGTERM, after --count deliveries, or at --max-time without --count',
+        ],
         [1, '--max-time passed before --count deliveries arrived (it says how many did)'],
         [1, 'the webhook made by --register could not be deleted on exit (it is named)'],
       ],
