@@ -206,7 +206,7 @@ complete -c sched -f -n '__sched_command \'webhooks\'' -a 'sync' -d 'Make the we
 complete -c sched -f -n '__sched_command \'webhooks\'' -a 'listen' -d 'Receive deliveries locally, verify their signatures, optionally forward them'
 complete -c sched -n '__sched_at \'webhooks add\'' -l url -r -f -d 'the endpoint URL (absolute http or https)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'event to send: meetingScheduled, meetingCancelled, meetingRescheduled (repeatable; default all)'
-complete -c sched -n '__sched_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
+complete -c sched -n '__sched_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c sched -n '__sched_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
 complete -c sched -n '__sched_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'

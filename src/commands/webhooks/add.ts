@@ -19,7 +19,8 @@ import { quietOutput } from '../listing.js';
 import { parseEventList } from '../../webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 
-type SecretChoice = { kind: 'generate' } | { kind: 'given'; secret: string } | { kind: 'none' };
+type SecretChoice =
+  { kind: 'generate' } | { kind: 'given'; secret: string; fromEnv?: true } | { kind: 'none' };
 
 const MAX_SECRET_BYTES = 64 * 1024;
 
@@ -90,7 +91,12 @@ async function ask(
 
 export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
   const { io, globals } = ctx;
-  const secretFlag = secretFromFlags(flags);
+  // --secret > --secret-stdin > SCHED_WEBHOOK_SECRET > generated: the variable `sig`,
+  // `events send` and `listen` verify with is the one a new webhook signs with.
+  const fromEnv = ctx.env.SCHED_WEBHOOK_SECRET;
+  const secretFlag =
+    secretFromFlags(flags) ??
+    (fromEnv ? { kind: 'given', secret: fromEnv, fromEnv: true } : undefined);
   const eventsFlag = flags.event ? parseEventList(flags.event) : undefined;
 
   let url: string;
@@ -132,6 +138,9 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     }
   }
 
+  if (secret.kind === 'given' && secret.fromEnv) {
+    io.err('Signing with the secret from SCHED_WEBHOOK_SECRET.');
+  }
   const generated = secret.kind === 'generate' ? generateSecret() : undefined;
   const { createWebhook } = await import('../../api/endpoints.js');
   const created = await createWebhook(

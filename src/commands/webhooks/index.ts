@@ -28,7 +28,7 @@ export const addInput = input({
     // last one wins); the group makes a contradictory pair a usage error instead.
     value(
       '--secret <secret>',
-      `signing secret to use (${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
+      `signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; ${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
       {
         exclusive: 'secret',
       },
