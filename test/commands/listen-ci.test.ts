@@ -177,6 +177,25 @@ describe('webhooks listen --record', () => {
     expect(recs[2]!.body).toBeUndefined();
   });
 
+  it('a delivery no forward took is named with the replay command that sends it once fixed', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sched-record-'));
+    const file = join(dir, 'deliveries.ndjson');
+    const app = await startReceiver();
+    receivers.push(app);
+    await app.close();
+    const l = await listen(['--record', file, '--forward-to', app.url, '--count', '1']);
+    await post(l.url, delivery('meetingScheduled', 'lost-1'));
+    expect(await l.done).toBe(0);
+    expect(l.io.stdoutText()).toMatch(/forward to .* failed after 3 attempts: connection refused/);
+    expect(l.io.stderrText()).toContain(
+      `  not delivered to the app; once fixed: sched events replay ${file} --uuid lost-1 --to ${app.url}\n`,
+    );
+    expect(l.io.stderrText()).toContain(
+      `1 delivery was not delivered to the app; replay with \`sched events replay ${file} --to <url>\`\n`,
+    );
+    expect((await readFile(file, 'utf8')).match(/"uuid":"lost-1"/g)).toHaveLength(1);
+  });
+
   it('refuses a symbolic link or a directory as the recording (exit 2, nothing listens)', async () => {
     dir = await mkdtemp(join(tmpdir(), 'sched-record-'));
     await symlink(join(dir, 'elsewhere'), join(dir, 'link.ndjson'));
