@@ -30,6 +30,7 @@ __sched_sub() {
     'webhooks|listen') REPLY='webhooks listen' ;;
     'events|sample') REPLY='events sample' ;;
     'events|send') REPLY='events send' ;;
+    'events|replay') REPLY='events replay' ;;
     'sig|sign') REPLY='sig sign' ;;
     'sig|verify') REPLY='sig verify' ;;
     'sandbox|book') REPLY='sandbox book' ;;
@@ -49,7 +50,7 @@ __sched_commands() {
     'types') REPLY='list' ;;
     'link') REPLY='create' ;;
     'webhooks') REPLY='add ls rm sync listen' ;;
-    'events') REPLY='sample send' ;;
+    'events') REPLY='sample send replay' ;;
     'sig') REPLY='sign verify' ;;
     'sandbox') REPLY='book cancel reschedule' ;;
   esac
@@ -75,10 +76,11 @@ __sched_flags() {
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
     'webhooks sync') REPLY='--file --prune --dry-run --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
     'events') REPLY='--help' ;;
-    'events sample') REPLY='--help' ;;
-    'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
+    'events sample') REPLY='--override --override-new --help' ;;
+    'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
+    'events replay') REPLY='--to --uuid --last --secret --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
@@ -135,6 +137,14 @@ __sched_option_value() {
         --forward-to) REPLY='n'; return 0 ;;
         --register) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
+        --count) REPLY='n'; return 0 ;;
+        --max-time) REPLY='n'; return 0 ;;
+        --record) REPLY='n'; return 0 ;;
+      esac ;;
+    'events sample')
+      case "$2" in
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
       esac ;;
     'events send')
       case "$2" in
@@ -142,6 +152,15 @@ __sched_option_value() {
         --secret) REPLY='n'; return 0 ;;
         --payload-file) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
+      esac ;;
+    'events replay')
+      case "$2" in
+        --to) REPLY='n'; return 0 ;;
+        --uuid) REPLY='n'; return 0 ;;
+        --last) REPLY='n'; return 0 ;;
+        --secret) REPLY='n'; return 0 ;;
       esac ;;
     'sig sign')
       case "$2" in

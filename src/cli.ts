@@ -20,6 +20,7 @@ import {
   input,
   readInput,
   register,
+  seconds,
   value,
   type Act,
   type CommandDef,
@@ -49,14 +50,6 @@ export interface RunDeps {
   prompter?: Prompter;
 }
 
-function timeoutSeconds(value: string): number {
-  const v = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0 || Number(v) > 86400) {
-    throw new InvalidArgumentError('--timeout must be a number of seconds greater than 0');
-  }
-  return Number(v);
-}
-
 function outputFormat(value: string): OutputFormat {
   const v = value.trim().toLowerCase();
   if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) {
@@ -77,7 +70,7 @@ export const GLOBAL_INPUT = input({
     flag('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)'),
     flag('--no-input', 'never prompt; a missing value is a usage error'),
     value('--timeout <seconds>', 'timeout per HTTP request', {
-      parse: timeoutSeconds,
+      parse: seconds('--timeout'),
       default: 30,
     }),
     flag('--verbose', 'log each HTTP request to stderr (secrets masked)'),

@@ -307,6 +307,17 @@ export function positiveInt(what: string, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** A number of seconds greater than 0 (fractions allowed), at most a day. */
+export function seconds(what: string) {
+  return (value: string): number => {
+    const v = value.trim();
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0 || Number(v) > 86400) {
+      throw new InvalidArgumentError(`${what} must be a number of seconds greater than 0`);
+    }
+    return Number(v);
+  };
+}
+
 export function portNumber(value: string): number {
   const v = value.trim();
   if (!/^\d+$/.test(v) || Number(v) > 65535) {

@@ -13,7 +13,27 @@ export type BodyResult =
       /** True when `size` is the declared length of the whole body. */
       declared: boolean;
     }
-  | { ok: false; reason: 'aborted' | 'timeout' };
+  | { ok: false; reason: 'aborted' | 'timeout' }
+  /** The bytes held across every request of the server would go over its budget. */
+  | { ok: false; reason: 'busy'; limit: number };
+
+/**
+ * Bytes held across every request a server is reading (and whatever it keeps afterwards): one
+ * budget shared by all connections, so many senders together cannot hold more than `limit`.
+ */
+export class ByteBudget {
+  held = 0;
+  constructor(readonly limit: number) {}
+  /** Takes `n` bytes when they fit; false (nothing taken) when they do not. */
+  take(n: number): boolean {
+    if (this.held + n > this.limit) return false;
+    this.held += n;
+    return true;
+  }
+  give(n: number): void {
+    this.held = Math.max(0, this.held - n);
+  }
+}
 
 /** How long a body may take to arrive by default. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
@@ -25,11 +45,16 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
  * Reads the request body up to `maxBytes` within `timeoutMs`. When it is larger, stops keeping
  * it and reports `too-large` at once; the rest is drained (bounded) so the client still reads
  * the 413 the caller answers. On timeout the request is destroyed.
+ *
+ * With a `budget`, every byte kept is taken from it as it arrives; when the budget is spent the
+ * body is dropped (its bytes given back, the rest drained) and the result is `busy`. A body
+ * read whole keeps its bytes taken: the caller gives `bytes.length` back when done with it.
  */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
   timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
+  budget?: ByteBudget,
 ): Promise<BodyResult> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length']);
@@ -40,6 +65,8 @@ export function readBody(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // Only a body handed over whole keeps its bytes taken.
+      if (!r.ok) budget?.give(size);
       resolve(r);
     };
     const timer = setTimeout(() => {
@@ -54,13 +81,20 @@ export function readBody(
     }
     req.on('data', (c: Buffer) => {
       if (settled) return;
-      size += c.length;
-      if (size > maxBytes) {
+      if (size + c.length > maxBytes) {
         chunks.length = 0;
         drain(req);
-        finish({ ok: false, reason: 'too-large', size, declared: false });
+        const seen = size + c.length;
+        finish({ ok: false, reason: 'too-large', size: seen, declared: false });
         return;
       }
+      if (budget && !budget.take(c.length)) {
+        chunks.length = 0;
+        drain(req);
+        finish({ ok: false, reason: 'busy', limit: budget.limit });
+        return;
+      }
+      size += c.length;
       chunks.push(c);
     });
     req.on('end', () => finish({ ok: true, bytes: Buffer.concat(chunks, size) }));

@@ -276,3 +276,164 @@ describe('sched events send: the edges', () => {
     }
   });
 });
+
+describe('sched events sample|send --override / --edit', () => {
+  it('sample: the fields are set before printing; a typo is refused naming the fields (exit 2)', async () => {
+    const r = await runSched([
+      'events',
+      'sample',
+      'meetingScheduled',
+      '--override',
+      'data.invitee.email=grace@example.com',
+      '--override',
+      'data.answers[1].value=0',
+      '--override-new',
+      'data.invitee.company="ACME"',
+    ]);
+    expect(r.code).toBe(0);
+    const p = JSON.parse(r.stdout) as {
+      data: { invitee: Record<string, unknown>; answers: Array<{ value: unknown }> };
+    };
+    expect(p.data.invitee).toMatchObject({ email: 'grace@example.com', company: 'ACME' });
+    expect(p.data.answers[1]!.value).toBe(0);
+
+    const typo = await runSched(['events', 'sample', 'meetingScheduled', '--override', 'dat.x=1']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'error: --override "dat.x=1": the payload has no field "dat" (did you mean "data"?); its fields: event, uuid, data',
+    );
+    expect(typo.stdout).toBe('');
+  });
+
+  it('send: the changed body is what is signed and sent; nothing is sent on a bad path', async () => {
+    const r = await runSched(
+      [
+        'events',
+        'send',
+        'meetingCancelled',
+        '--to',
+        rx.url,
+        '--override',
+        'data.invitee.timezone=Asia/Tokyo',
+      ],
+      { env: { SCHED_WEBHOOK_SECRET: SECRET } },
+    );
+    expect(r.code).toBe(0);
+    const got = rx.received[0]!;
+    const body = JSON.parse(got.body.toString()) as { data: { invitee: { timezone: string } } };
+    expect(body.data.invitee.timezone).toBe('Asia/Tokyo');
+    expect(independentlyValid(SECRET, got.body, got.headers['webhook-signature'] as string)).toBe(
+      true,
+    );
+
+    // A payload file is changed too (its JSON, re-serialised), and signed as sent.
+    const dir = mkdtempSync(path.join(tmpdir(), 'sched-override-'));
+    try {
+      const file = path.join(dir, 'body.json');
+      writeFileSync(file, readFileSync(FIXTURE));
+      const f = await runSched(
+        ['events', 'send', 'meetingScheduled', '--to', rx.url, '--payload-file', file],
+        { env: { SCHED_WEBHOOK_SECRET: SECRET } },
+      );
+      expect(f.code).toBe(0);
+      const withOverride = await runSched(
+        [
+          'events',
+          'send',
+          'meetingScheduled',
+          '--to',
+          rx.url,
+          '--payload-file',
+          file,
+          '--override',
+          'uuid=changed-1',
+        ],
+        { env: { SCHED_WEBHOOK_SECRET: SECRET } },
+      );
+      expect(withOverride.code).toBe(0);
+      const sent = rx.received[2]!;
+      expect((JSON.parse(sent.body.toString()) as { uuid: string }).uuid).toBe('changed-1');
+      expect(
+        independentlyValid(SECRET, sent.body, sent.headers['webhook-signature'] as string),
+      ).toBe(true);
+      writeFileSync(file, 'not json');
+      const notJson = await runSched([
+        'events',
+        'send',
+        'meetingScheduled',
+        '--to',
+        rx.url,
+        '--payload-file',
+        file,
+        '--override',
+        'uuid=x',
+      ]);
+      expect(notJson.code).toBe(2);
+      expect(notJson.stderr).toContain(`--override needs a JSON payload: "${file}" is not JSON`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    const bad = await runSched([
+      'events',
+      'send',
+      'meetingCancelled',
+      '--to',
+      rx.url,
+      '--override',
+      'data.nope=1',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(rx.received).toHaveLength(3);
+  });
+
+  it('--edit opens $VISUAL/$EDITOR on the payload on a terminal; what is saved is signed and sent', async () => {
+    const env = {
+      SCHED_WEBHOOK_SECRET: SECRET,
+      NO_COLOR: '1',
+      PATH: process.env.PATH ?? '',
+      // An "editor" that changes the invitee's name in the file it is given.
+      EDITOR: "sed -i 's/Ada Lovelace/Grace Hopper/'",
+    };
+    const r = await runSched(['events', 'send', 'meetingScheduled', '--to', rx.url, '--edit'], {
+      env,
+      tty: true,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const got = rx.received[0]!;
+    expect(got.body.toString()).toContain('"full_name":"Grace Hopper"');
+    expect(got.body.toString()).not.toContain('Ada Lovelace');
+    expect(independentlyValid(SECRET, got.body, got.headers['webhook-signature'] as string)).toBe(
+      true,
+    );
+
+    // $VISUAL comes first; an editor that fails, or saves something that is not JSON, sends nothing.
+    const failed = await runSched(
+      ['events', 'send', 'meetingScheduled', '--to', rx.url, '--edit'],
+      {
+        env: { ...env, VISUAL: 'false' },
+        tty: true,
+      },
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('error: the editor (false) exited with 1; nothing was sent');
+    const broken = await runSched(
+      ['events', 'send', 'meetingScheduled', '--to', rx.url, '--edit'],
+      {
+        env: { ...env, EDITOR: 'sh -c \'echo "{oops" > "$1"\' sh' },
+        tty: true,
+      },
+    );
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(
+      /error: the edited payload is not JSON \(line 1, column 2: .*\); nothing was sent/,
+    );
+    // Not on a terminal: a usage error pointing at --override.
+    const piped = await runSched(['events', 'send', 'meetingScheduled', '--to', rx.url, '--edit'], {
+      env,
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('--edit opens an editor, which needs a terminal');
+    expect(rx.received).toHaveLength(1);
+  });
+});

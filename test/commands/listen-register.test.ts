@@ -51,7 +51,7 @@ async function startOnSomePort(
   return onSomePort(async (port) => {
     const l = start(argv(port), env);
     await until(
-      () => /ready/.test(l.io.stderrText()) || l.exited() !== undefined,
+      () => /^ready/m.test(l.io.stderrText()) || l.exited() !== undefined,
       'the listener',
       l.io.stderrText,
     );
@@ -107,9 +107,13 @@ describe('sched webhooks listen --register', () => {
       events: ['meetingScheduled', 'meetingCancelled'],
     });
 
+    // The first line says where it listens, once the webhook is registered: a script waits for it.
+    expect(JSON.parse(l.io.stdoutText().split('\n')[0]!)).toEqual({
+      listening: `http://127.0.0.1:${port}/`,
+    });
     await book();
-    await until(() => l.io.stdoutText().includes('\n'), 'the delivery');
-    const rec = JSON.parse(l.io.stdoutText().split('\n')[0]!) as Record<string, unknown>;
+    await until(() => l.io.stdoutText().split('\n').length > 2, 'the delivery');
+    const rec = JSON.parse(l.io.stdoutText().split('\n')[1]!) as Record<string, unknown>;
     expect(rec).toMatchObject({
       event: 'meetingScheduled',
       signature: 'valid',
@@ -140,7 +144,7 @@ describe('sched webhooks listen --register', () => {
     expect(await webhooksInSandbox()).toEqual([]);
   });
 
-  it('with --forward-to, shows the generated secret once so the app behind can verify', async () => {
+  it('with --forward-to, shows the generated secret once, on stdout (never stderr), so the app behind can verify', async () => {
     const app = await startReceiver({ path: '/app' });
     try {
       const { l } = await startOnSomePort(
@@ -154,8 +158,13 @@ describe('sched webhooks listen --register', () => {
         ],
         { ...sb.env },
       );
-      const secret = /signing secret \(shown once.*\): (\S+)/.exec(l.io.stderrText())?.[1];
+      const secret = /^signing secret: (\S+)\n/.exec(l.io.stdoutText())?.[1];
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // A CI log keeps stderr: the secret is not there, only where it went.
+      expect(l.io.stderrText()).not.toContain(secret);
+      expect(l.io.stderrText()).toContain(
+        'the generated signing secret is on stdout (shown once; give --secret to choose it)',
+      );
       await book();
       const got = (await app.waitFor(1))[0]!;
       const expected = createHmac('sha256', secret!).update(got.body).digest('base64');
@@ -182,7 +191,7 @@ describe('sched webhooks listen --register', () => {
           ...own.env,
         });
         await until(
-          () => /ready/.test(started.io.stderrText()) || started.exited() !== undefined,
+          () => /^ready/m.test(started.io.stderrText()) || started.exited() !== undefined,
           'the listener',
           started.io.stderrText,
         );

@@ -125,6 +125,47 @@ describe('webhooks add: secure by default', () => {
   });
 });
 
+describe('webhooks add: SCHED_WEBHOOK_SECRET', () => {
+  const ENV = 'env-secret-for-hooks-42';
+  const secretSent = (i: number) => (posts()[i]!.body as { secret?: string }).secret;
+
+  it('is used when set, as sig, events send and listen use it; never echoed', async () => {
+    const r = await add(['--url', URL_A], { env: { SCHED_WEBHOOK_SECRET: ENV } });
+    expect(r.code).toBe(0);
+    expect(secretSent(0)).toBe(ENV);
+    expect(r.stdout + r.stderr).not.toContain(ENV);
+    expect(r.stderr).toContain('Signing with the secret from SCHED_WEBHOOK_SECRET.');
+    expect(r.stderr).not.toMatch(/Store the signing secret/);
+    // Quiet: the new UUID, as for any given secret.
+    const q = await add(['--url', URL_A + '/q', '-q'], { env: { SCHED_WEBHOOK_SECRET: ENV } });
+    expect(q.stdout).toBe(stored()[1]!.uuid + '\n');
+  });
+
+  it('precedence: --secret > --secret-stdin > SCHED_WEBHOOK_SECRET > generated; --no-secret wins', async () => {
+    const env = { SCHED_WEBHOOK_SECRET: ENV };
+    await add(['--url', URL_A + '/1', '--secret', GIVEN], { env });
+    await add(['--url', URL_A + '/2', '--secret-stdin'], { env, stdin: 'from-stdin-1\n' });
+    await add(['--url', URL_A + '/3', '--no-secret'], { env });
+    await add(['--url', URL_A + '/4'], { env: { SCHED_WEBHOOK_SECRET: '' } });
+    expect([0, 1, 2].map(secretSent)).toEqual([GIVEN, 'from-stdin-1', undefined]);
+    expect(secretSent(3)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('on a terminal, the secret question is not asked when it is set', async () => {
+    const r = await add([], {
+      tty: true,
+      env: { SCHED_WEBHOOK_SECRET: ENV, NO_COLOR: '1' },
+      prompter: fakePrompter({
+        input: () => Promise.resolve(URL_A),
+        checkbox: <T>(_m: string, choices: ReadonlyArray<Choice<T>>) =>
+          Promise.resolve(choices.map((c) => c.value)),
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(secretSent(0)).toBe(ENV);
+  });
+});
+
 describe('webhooks add: given secrets and no secret', () => {
   it('--secret: sent as given and never echoed outside --json', async () => {
     const r = await add(['--url', URL_A, '--secret', GIVEN]);

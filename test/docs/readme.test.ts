@@ -74,6 +74,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
 /** What some examples must print, beyond succeeding (the comments in the README promise it). */
 const EXPECTED_OUTPUT: Array<[marker: string, stdout: RegExp]> = [
   ['deliveries.ndjson', /meetingScheduled valid\nmeetingScheduled missing/],
+  ['events replay capture.ndjson', /^line 1 {2}meetingScheduled [0-9a-f-]{36} {2}204 No Content in \d+ ms$/m],
   ['sig verify', /^valid$/m],
   ['second run', /0 created, 0 replaced, 0 deleted, 2 unchanged/],
   ['a used link cannot be booked again', /exit 2: a used link cannot be booked again/],
@@ -108,7 +109,7 @@ describe('README', () => {
   });
 
   /** Runs shell code in bash as a reader would, `sched` on the PATH, against the sandbox. */
-  async function runShell(code: string) {
+  async function runShell(code: string, timeout = 30_000) {
     sandbox = await startTestSandbox();
     dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
     await mkdir(join(dir, 'bin'));
@@ -129,7 +130,7 @@ describe('README', () => {
       },
       extendEnv: false,
       reject: false,
-      timeout: 30_000,
+      timeout,
     });
   }
 
@@ -186,7 +187,8 @@ describe('README', () => {
       const marks = shBlocks.map(
         (b, i) => `${b.code}\necho "after example ${i + 1}: $(sched webhooks ls --json)"\n`,
       );
-      const r = await runShell(marks.join('\n'));
+      // Every section in turn: the sum of their times, with room for a loaded machine.
+      const r = await runShell(marks.join('\n'), 110_000);
       expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
       const after = [...r.stdout.matchAll(/^after example (\d+): (.*)$/gm)];
       expect(after).toHaveLength(shBlocks.length);

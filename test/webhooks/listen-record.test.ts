@@ -41,15 +41,26 @@ describe('deliveryRecord', () => {
   });
 });
 
-describe('forwardHeaders without a Connection header', () => {
-  it('passes the end-to-end headers on, drops the hop-by-hop ones', () => {
+describe('forwardHeaders', () => {
+  it('passes on only what the service sends: content type, user agent, signature', () => {
     expect(
       forwardHeaders({
         'content-type': 'application/json',
+        'user-agent': 'SimplyMeet.me',
         'webhook-signature': 'sig',
         'keep-alive': 'timeout=5',
         'x-forwarded-for': '10.0.0.1',
+        authorization: 'Bearer x',
+        cookie: 'a=b',
+        'x-real-ip': '10.0.0.2',
+        'true-client-ip': '10.0.0.3',
+        'x-http-method-override': 'DELETE',
+        'x-original-url': '/admin',
       }),
-    ).toEqual({ 'content-type': 'application/json', 'webhook-signature': 'sig' });
+    ).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'SimplyMeet.me',
+      'webhook-signature': 'sig',
+    });
   });
 });

@@ -79,16 +79,24 @@ describe('deliveryLine', () => {
 describe('forwardLine', () => {
   it.each([
     [
-      { url: 'http://localhost:3000/h', status: 204, ms: 3 },
+      { url: 'http://localhost:3000/h', status: 204, ms: 3, attempts: 1 },
       '  ↳ forwarded to http://localhost:3000/h: 204 in 3 ms',
     ],
     [
-      { url: 'http://localhost:3000/h', status: 500, ms: 3 },
+      { url: 'http://localhost:3000/h', status: 500, ms: 3, attempts: 1 },
       '  ↳ forwarded to http://localhost:3000/h: 500 in 3 ms',
     ],
     [
-      { url: 'http://localhost:3000/h', error: 'connection refused', ms: 1 },
+      { url: 'http://localhost:3000/h', status: 503, ms: 3, attempts: 3 },
+      '  ↳ forwarded to http://localhost:3000/h: 503 in 3 ms after 3 attempts',
+    ],
+    [
+      { url: 'http://localhost:3000/h', error: 'connection refused', ms: 1, attempts: 1 },
       '  ↳ forward to http://localhost:3000/h failed: connection refused',
+    ],
+    [
+      { url: 'http://localhost:3000/h', error: 'connection refused', ms: 1, attempts: 3 },
+      '  ↳ forward to http://localhost:3000/h failed after 3 attempts: connection refused',
     ],
   ])('%j', (f, line) => {
     expect(forwardLine(c, f)).toBe(line);
@@ -96,8 +104,12 @@ describe('forwardLine', () => {
 
   it('a 2xx in green, anything else in red', () => {
     const colour = new Chalk({ level: 1 });
-    expect(forwardLine(colour, { url: 'u', status: 200, ms: 1 })).toContain('\u001b[32m');
-    expect(forwardLine(colour, { url: 'u', status: 302, ms: 1 })).toContain('\u001b[31m');
+    expect(forwardLine(colour, { url: 'u', status: 200, ms: 1, attempts: 1 })).toContain(
+      '\u001b[32m',
+    );
+    expect(forwardLine(colour, { url: 'u', status: 302, ms: 1, attempts: 1 })).toContain(
+      '\u001b[31m',
+    );
   });
 });
 

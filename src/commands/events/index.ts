@@ -1,7 +1,12 @@
 import {
   arg,
   command,
+  flag,
   input,
+  list,
+  NO_CSV,
+  positiveInt,
+  SECRET_FLAG_RISK,
   type InputOf,
   TEXT_OR_JSON,
   value,
@@ -10,7 +15,19 @@ import {
 
 const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
 
-export const sampleInput = input({ args: [EVENT_ARG] });
+/** --override and --override-new, the same on sample and send. */
+const OVERRIDE_OPTIONS = [
+  list(
+    '--override <path=value>',
+    'set a field that exists before the payload is signed: dotted path, [n] for an array item (data.answers[0].value); the value is JSON when it parses, else a string (repeatable)',
+  ),
+  list(
+    '--override-new <path=value>',
+    'like --override, but adds a field that does not exist yet, on purpose (repeatable)',
+  ),
+] as const;
+
+export const sampleInput = input({ args: [EVENT_ARG], options: OVERRIDE_OPTIONS });
 export type EventsSampleOptions = InputOf<typeof sampleInput>;
 
 export const sendInput = input({
@@ -20,9 +37,33 @@ export const sendInput = input({
     webhookSecretOption('sign with this secret', '; unsigned without'),
     value('--payload-file <file>', 'send this body unchanged instead of a sample'),
     value('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)'),
+    ...OVERRIDE_OPTIONS,
+    flag(
+      '--edit',
+      'on a terminal, open $VISUAL or $EDITOR on the payload before it is signed and sent',
+    ),
   ],
 });
 export type EventsSendOptions = InputOf<typeof sendInput>;
+
+export const replayInput = input({
+  args: [arg('<file>', 'a recording made by `sched webhooks listen --record <file>`')],
+  options: [
+    value('--to <url>', 'the receiver URL', { required: true }),
+    list(
+      '--uuid <event-uuid>',
+      'replay only the delivery with this notification uuid (repeatable)',
+    ),
+    value('--last <n>', 'replay only the last n deliveries (of those chosen)', {
+      parse: positiveInt('--last'),
+    }),
+    value(
+      '--secret <secret>',
+      `re-sign each body with this secret instead of sending its recorded signature (${SECRET_FLAG_RISK})`,
+    ),
+  ],
+});
+export type EventsReplayOptions = InputOf<typeof replayInput>;
 
 export const events = command({
   name: 'events',
@@ -35,6 +76,8 @@ export const events = command({
       examples: [
         'sched events sample meetingScheduled',
         'sched events sample meetingCancelled > cancelled.json',
+        "sched events sample meetingScheduled --override data.invitee.email=grace@example.com --override 'data.answers[1].value=0'",
+        'sched events sample meetingScheduled --override-new data.invitee.company=ACME',
       ],
       json: 'the delivery payload itself (always JSON): {"event","payload":{...}} as the service sends it',
       formats: TEXT_OR_JSON,
@@ -48,11 +91,32 @@ export const events = command({
       examples: [
         'SCHED_WEBHOOK_SECRET="$SECRET" sched events send meetingScheduled --to http://localhost:3000/hook',
         'sched events send meetingCancelled --to http://localhost:3000/hook --payload-file body.json',
+        'sched events send meetingScheduled --to http://localhost:3000/hook --override data.invitee.timezone=Asia/Tokyo',
+        'sched events send meetingScheduled --to http://localhost:3000/hook --edit',
       ],
       json: '{"status","ms","url","event","uuid","signed","bytes","response"}; when the receiver does not answer: {"status":null,"ms","url","event","uuid","signed","error"}',
       exitCodes: [[1, 'the receiver did not answer, or answered other than 2xx']],
       formats: TEXT_OR_JSON,
       load: () => import('./send.js'),
+    }),
+    command({
+      name: 'replay',
+      description:
+        'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret',
+      input: replayInput,
+      examples: [
+        'sched webhooks listen --record deliveries.ndjson --forward-to http://localhost:3000/hook',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --last 1',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --uuid 0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11',
+        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --json | jq .status',
+      ],
+      json: 'one object per delivery replayed: {"line","event","uuid","url","signed","resigned","status","ms"}; "status":null and "error" when the receiver did not answer',
+      exitCodes: [
+        [1, 'a replayed delivery got no answer, or one other than 2xx'],
+        [2, 'the file is not a recording (the line is named), or a --uuid is not in it'],
+      ],
+      formats: NO_CSV,
+      load: () => import('./replay.js'),
     }),
   ],
 });

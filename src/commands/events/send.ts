@@ -17,6 +17,8 @@ import { checkWebhookUrl } from '../../webhooks/url.js';
 import { quote } from '../../text/quote.js';
 import { masker, type Mask } from '../../mask.js';
 import { sanitizeCell } from '../../output/sanitize.js';
+import { overridesOf } from '../../webhooks/override.js';
+import { editPayload, overridden, parsedPayload } from './payload.js';
 
 /**
  * Printable start of a receiver's answer: one line, control characters removed, and the
@@ -41,10 +43,16 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   // No prompt: an unsigned delivery is a legitimate thing to send (a webhook without secret).
   const secret = (await resolveSecret(ctx, flags.secret, { prompt: false, why: '' }))?.secret;
 
+  const overrides = overridesOf(flags);
   let body: Buffer;
   let uuid: string | undefined;
   if (src) {
     body = await readPayload(ctx, src);
+    if (overrides.length > 0 || flags.edit === true) {
+      // Changed fields mean a new body: the file's JSON, changed, serialised as the service does.
+      const why = overrides.length > 0 ? overrides[0]!.flag : '--edit';
+      body = overridden(parsedPayload(body, src.label, why), overrides).body;
+    }
     const summary = summarizeDelivery(body);
     uuid = summary.uuid;
     if (!summary.json) {
@@ -56,8 +64,13 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
     }
   } else {
     const d = sampleDelivery(event);
-    body = d.body;
-    uuid = d.uuid;
+    body = overrides.length > 0 ? overridden(d.payload, overrides).body : d.body;
+    uuid = summarizeDelivery(body).uuid;
+  }
+  if (flags.edit === true) {
+    // Last, on what would be sent: the person sees and changes the real payload.
+    body = (await editPayload(ctx, summarizeDelivery(body).payload)).body;
+    uuid = summarizeDelivery(body).uuid;
   }
   const headers = deliveryHeaders(body, secret, serviceName);
   const signed = headers['webhook-signature'] !== undefined;

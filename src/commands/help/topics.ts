@@ -7,7 +7,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['SCHED_BASE_URL', "API base URL; overrides the profile's (--base-url overrides both)"],
   ['SCHED_PROFILE', 'profile to use when --profile is not given (default: default)'],
   ['SCHED_CONFIG_DIR', 'directory of the config file (mode 0700; the file is 0600)'],
-  ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig sign/verify, events send, webhooks listen'],
+  ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig, events send, webhooks listen and add'],
   ['NO_COLOR', 'any value turns colour off (like --no-color)'],
   ['FORCE_COLOR', 'forces colour even when output is not a terminal'],
   ['COLUMNS', "width tables are laid out for (default: the terminal's)"],

@@ -5,7 +5,7 @@
 // stdout, since the service never shows it again. A secret is never written to stderr, and a
 // secret the user gave is never echoed (except inside --json, which is the API's object).
 // Everything that can be checked locally is checked before any request.
-import { randomBytes } from 'node:crypto';
+import { generateSecret } from '../../webhooks/secret.js';
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './index.js';
 import type { Prompter } from '../../prompt.js';
@@ -19,14 +19,10 @@ import { quietOutput } from '../listing.js';
 import { parseEventList } from '../../webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 
-type SecretChoice = { kind: 'generate' } | { kind: 'given'; secret: string } | { kind: 'none' };
+type SecretChoice =
+  { kind: 'generate' } | { kind: 'given'; secret: string; fromEnv?: true } | { kind: 'none' };
 
 const MAX_SECRET_BYTES = 64 * 1024;
-
-/** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
-export function generateSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 async function readSecretFromStdin(ctx: Context): Promise<string> {
   if (ctx.io.stdinIsTTY) {
@@ -95,7 +91,12 @@ async function ask(
 
 export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
   const { io, globals } = ctx;
-  const secretFlag = secretFromFlags(flags);
+  // --secret > --secret-stdin > SCHED_WEBHOOK_SECRET > generated: the variable `sig`,
+  // `events send` and `listen` verify with is the one a new webhook signs with.
+  const fromEnv = ctx.env.SCHED_WEBHOOK_SECRET;
+  const secretFlag =
+    secretFromFlags(flags) ??
+    (fromEnv ? { kind: 'given', secret: fromEnv, fromEnv: true } : undefined);
   const eventsFlag = flags.event ? parseEventList(flags.event) : undefined;
 
   let url: string;
@@ -139,6 +140,9 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     }
   }
 
+  if (secret.kind === 'given' && secret.fromEnv) {
+    io.err('Signing with the secret from SCHED_WEBHOOK_SECRET.');
+  }
   const generated = secret.kind === 'generate' ? generateSecret() : undefined;
   const { createWebhook } = await import('../../api/endpoints.js');
   const created = await createWebhook(

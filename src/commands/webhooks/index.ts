@@ -8,6 +8,8 @@ import {
   list,
   PAGE_OPTIONS,
   portNumber,
+  positiveInt,
+  seconds,
   SECRET_FLAG_RISK,
   value,
   webhookSecretOption,
@@ -26,7 +28,7 @@ export const addInput = input({
     // last one wins); the group makes a contradictory pair a usage error instead.
     value(
       '--secret <secret>',
-      `signing secret to use (${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
+      `signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; ${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
       {
         exclusive: 'secret',
       },
@@ -78,6 +80,22 @@ export const listenInput = input({
     list(
       '--event <name>',
       'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)',
+    ),
+    flag(
+      '--forward-unverified',
+      'with a secret, forward deliveries whose signature is invalid or missing too (default: only valid ones)',
+    ),
+    value('--count <n>', 'stop after n kept deliveries (their forwards done), exit 0', {
+      parse: positiveInt('--count'),
+    }),
+    value(
+      '--max-time <seconds>',
+      'stop after this long; with --count, exit 1 when fewer than n arrived',
+      { parse: seconds('--max-time') },
+    ),
+    value(
+      '--record <file>',
+      'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`',
     ),
   ],
 });
@@ -159,10 +177,16 @@ export const webhooks = command({
         'sched webhooks listen --event meetingCancelled --event meetingRescheduled',
         'sched webhooks listen --forward-to meetingCancelled=http://localhost:3000/cancel --forward-to http://localhost:3000/all',
         'sched webhooks listen --json | jq .event',
+        'sched webhooks listen --json --count 1 --max-time 60 --record deliveries.ndjson > out.ndjson &',
+        '# CI: wait for the first line {"listening":"<url>"}, trigger, then read one object per delivery',
       ],
-      json: 'one NDJSON object per delivery: {"event","uuid","signature","signatureReason",...}; signature is valid, invalid, missing or unchecked',
+      json: 'first line {"listening":"<url>"} once it is ready (with "secret" when --register generated one for --forward-to), then one NDJSON object per delivery: {"event","uuid","signature","signatureReason",...}; signature is valid, invalid, missing or unchecked; "forwards" lists each forward\'s {"url","status"|"error","ms","attempts"}, "notForwarded" says why one was not',
       exitCodes: [
-        [0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown'],
+        [
+          0,
+          'stopped with Ctrl-C, SIGTERM, after --count deliveries, or at --max-time without --count',
+        ],
+        [1, '--max-time passed before --count deliveries arrived (it says how many did)'],
         [1, 'the webhook made by --register could not be deleted on exit (it is named)'],
       ],
       formats: NO_CSV,

@@ -11,7 +11,6 @@
 //
 // The parts live in src/webhooks/listen/: receiver (HTTP, bounded body reads), dedupe, record
 // (signature verdict, the --json line), render, forward and register; this file wires them.
-import { randomBytes } from 'node:crypto';
 import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
@@ -25,15 +24,27 @@ import {
   eventNameProblem,
   parseEventList,
 } from '../../webhooks/event-names.js';
-import { quote } from '../../text/quote.js';
+import { quote, shellWord } from '../../text/quote.js';
 import { checkWebhookUrl } from '../../webhooks/url.js';
 import { resolveSecret } from '../../webhooks/input.js';
-import { diagnoseSignature, likelyCause } from '../../webhooks/signature.js';
+import { diagnoseSignature, likelyCause, NO_KNOWN_CAUSE } from '../../webhooks/signature.js';
 import { SeenNotifications } from '../../webhooks/listen/dedupe.js';
-import { forwardDelivery, targetsFor, type ForwardTarget } from '../../webhooks/listen/forward.js';
+import {
+  forwardDelivery,
+  forwardOk,
+  targetsFor,
+  type ForwardTarget,
+} from '../../webhooks/listen/forward.js';
+import { CaptureFile, captureOf } from '../../webhooks/listen/capture.js';
+import { generateSecret } from '../../webhooks/secret.js';
 import { deliveryRecord, signatureHeader, signatureVerdict } from '../../webhooks/listen/record.js';
 import { ListenerWebhook, type WebhookApi } from '../../webhooks/listen/register.js';
-import { deliveryLine, displayUrl, forwardLine } from '../../webhooks/listen/render.js';
+import {
+  deliveryLine,
+  displayUrl,
+  forwardLine,
+  notForwardedLine,
+} from '../../webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
 import { answerNonDelivery, startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
 
@@ -52,6 +63,11 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     flags.event !== undefined ? parseEventList(flags.event) : undefined;
   const events: EventName[] = kept ?? parseEventList(undefined);
   const forwardTo = forwardTargets(flags.forwardTo ?? [], kept);
+  const limit = flags.count;
+  const maxTimeS = flags.maxTime;
+  if (flags.forwardUnverified === true && forwardTo.length === 0) {
+    throw new UsageError('--forward-unverified needs --forward-to <url>');
+  }
 
   const given = await resolveSecret(ctx, flags.secret, { prompt: false, why: '' });
   let secret = given?.secret;
@@ -60,19 +76,28 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     : 'not checking signatures (no --secret or SCHED_WEBHOOK_SECRET)';
   let generatedSecret = false;
   if (registerUrl && !secret) {
-    secret = randomBytes(32).toString('base64url');
+    secret = generateSecret();
     generatedSecret = true;
     secretNote = 'verifying signatures with a generated secret, given to the webhook it registers';
   }
+  // With a secret, only verified deliveries reach the app, unless the user opts in.
+  const forwardAll = flags.forwardUnverified === true;
 
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const io = ctx.io;
+  const capture = flags.record !== undefined ? await CaptureFile.open(flags.record) : undefined;
+  if (capture) ctx.defer(() => capture.close());
 
-  // Stops on Ctrl-C/SIGTERM, and when stdout goes away.
-  const stop = new AbortController();
+  // `hard` ends everything at once (Ctrl-C/SIGTERM, stdout gone): forwards under way stop too.
+  // `end` stops listening: the same, or --count reached, or --max-time passed; deliveries
+  // already received are then handled to the end (their forwards finish) before it stops.
+  const hard = new AbortController();
+  const end = new AbortController();
   let stdoutClosed = false;
-  const listening = addAbortListener(ctx.signal, () => stop.abort());
+  const listening = addAbortListener(ctx.signal, () => hard.abort());
   ctx.defer(() => listening[Symbol.dispose]());
+  const stopHard = addAbortListener(hard.signal, () => end.abort('stopped'));
+  ctx.defer(() => stopHard[Symbol.dispose]());
 
   const write = async (text: string) => {
     if (stdoutClosed) return;
@@ -81,7 +106,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     } catch (e) {
       if (e instanceof QuietExit) {
         stdoutClosed = true;
-        stop.abort();
+        hard.abort();
         return;
       }
       throw e;
@@ -89,12 +114,16 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   };
 
   const seen = new SeenNotifications();
+  /** Kept deliveries accepted (answered 200 and shown), the --count that counts. */
   let count = 0;
   let skipped = 0;
   let warnedUnchecked = false;
+  const unforwarded: string[] = [];
   const inFlight = new Set<Promise<void>>();
+  const busySaid = new Set<string>();
 
-  async function handleDelivery(req: IncomingMessage, body: Buffer): Promise<void> {
+  /** What is known of a delivery the moment it arrives (no I/O). */
+  function receive(req: IncomingMessage, body: Buffer) {
     const receivedAt = new Date();
     const header = signatureHeader(req);
     const signature = signatureVerdict(secret, header, body);
@@ -105,7 +134,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         : [];
     const signatureReason =
       signature === 'invalid'
-        ? likelyCause(diagnoses, { kept: true, bytes: body.length })
+        ? listenCause(likelyCause(diagnoses, { kept: true, bytes: body.length }))
         : undefined;
     const record = deliveryRecord(req, body, {
       receivedAt,
@@ -113,18 +142,49 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       signatureReason,
       duplicate: false,
     });
-    if (kept && !kept.some((e) => e === record.event)) {
+    const isKept = !kept || kept.some((e) => e === record.event);
+    return { receivedAt, header, signature, diagnoses, signatureReason, record, isKept };
+  }
+
+  async function handleDelivery(
+    req: IncomingMessage,
+    body: Buffer,
+    d: ReturnType<typeof receive>,
+  ): Promise<void> {
+    const { record, receivedAt, signature, diagnoses, signatureReason, header } = d;
+    if (capture) {
+      await capture.append(
+        captureOf(
+          { method: record.method, path: record.path, rawHeaders: req.rawHeaders, body },
+          {
+            receivedAt,
+            event: record.event,
+            uuid: record.uuid,
+            signature,
+            signatureReason: record.signatureReason,
+          },
+        ),
+      );
+      if (capture.failed !== undefined && !captureSaid) {
+        captureSaid = true;
+        io.err(`error: could not write to ${capture.file}: ${capture.failed}; no longer recording`);
+      }
+    }
+    if (!d.isKept) {
       // Answered 200 already, like every delivery; neither shown nor forwarded.
       skipped += 1;
       return;
     }
-    const { duplicate, firstAt } = seen.check(record.uuid ?? undefined, receivedAt);
+    const { duplicate, firstAt } = seen.check(
+      record.uuid ?? undefined,
+      receivedAt,
+      signature === 'valid',
+    );
     record.duplicate = duplicate;
-    count += 1;
 
     if (!json) await write(deliveryLine(io.color, record, receivedAt, firstAt) + '\n');
-    for (const d of diagnoses) {
-      if (d.reason !== signatureReason) io.err(`  ${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
+    for (const x of diagnoses) {
+      if (x.reason !== signatureReason) io.err(`  ${x.confirmed ? 'cause' : 'check'}: ${x.reason}`);
     }
     if (signature === 'unchecked' && header !== undefined && !warnedUnchecked) {
       warnedUnchecked = true;
@@ -132,19 +192,33 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     }
 
     const targets = targetsFor(forwardTo, record.event ?? undefined);
-    if (targets.length > 0) {
-      const reports = await forwardDelivery(
-        targets,
-        { body, headers: req.headers },
-        { timeoutMs: ctx.globals.timeoutMs, signal: stop.signal },
-      );
-      record.forward = reports[0];
-      if (!json) for (const f of reports) await write(forwardLine(io.color, f) + '\n');
-      // Every target's report, in the order given (`forward` keeps the first, as before).
-      if (json) return write(jsonText({ ...record, forwards: reports }) + '\n');
+    if (targets.length === 0) return json ? write(jsonText(record) + '\n') : undefined;
+    if ((signature === 'invalid' || signature === 'missing') && !forwardAll) {
+      if (!json) await write(notForwardedLine(io.color, signature) + '\n');
+      else
+        await write(jsonText({ ...record, notForwarded: `signature ${signature}` }) + '\n');
+      return;
     }
-    if (json) await write(jsonText(record) + '\n');
+    const reports = await forwardDelivery(
+      targets,
+      { body, headers: req.headers },
+      { timeoutMs: ctx.globals.timeoutMs, signal: hard.signal },
+    );
+    record.forward = reports[0];
+    if (!json) for (const f of reports) await write(forwardLine(io.color, f) + '\n');
+    if (!reports.some(forwardOk) && !hard.signal.aborted) {
+      // Nothing reached the app: say how to send it again once the app is fixed.
+      unforwarded.push(record.uuid ?? '');
+      io.err(
+        capture && record.uuid
+          ? `  not delivered to the app; once fixed: sched events replay ${shellWord(capture.file)} --uuid ${record.uuid} --to ${shellWord(targets[0]!.url.toString())}`
+          : `  not delivered to the app${capture ? '' : ' (record deliveries with --record <file> to replay them later)'}`,
+      );
+    }
+    // Every target's report, in the order given (`forward` keeps the first, as before).
+    if (json) await write(jsonText({ ...record, forwards: reports }) + '\n');
   }
+  let captureSaid = false;
 
   let receiver: Receiver;
   try {
@@ -153,20 +227,45 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       host,
       early: (req, res) => answerNonDelivery(req, res, (line) => io.err(line)),
       onBody(req, body, res) {
+        const d = receive(req, body);
+        if (d.isKept && limit !== undefined && count >= limit) {
+          // --count is reached and the listener is stopping: the sender should try again later
+          // rather than have a delivery answered 200 and never shown.
+          res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5' });
+          res.end('the listener is stopping\n');
+          return;
+        }
         // Answer first: the sender should never wait for our printing or forwarding.
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"received":true}');
-        const p = handleDelivery(req, body).catch((e: unknown) => {
+        if (d.isKept) count += 1;
+        const last = d.isKept && count === limit;
+        const p = handleDelivery(req, body, d).catch((e: unknown) => {
           io.err(`error: could not handle a delivery: ${messageOf(e)}`);
         });
         inFlight.add(p);
-        void p.finally(() => inFlight.delete(p));
+        void p.finally(() => {
+          inFlight.delete(p);
+          if (last) end.abort('count');
+        });
+        // Its bytes stay counted against the receiver's bound until it is handled.
+        return p;
       },
       onTooLarge({ size, declared, maxBytes }) {
         io.err(
           declared
             ? `note: refused a ${size}-byte body (over ${maxBytes} bytes) with 413`
             : `note: refused a body over ${maxBytes} bytes with 413`,
+        );
+      },
+      onBusy(b) {
+        // Said once per kind: a flood must not flood stderr too.
+        if (busySaid.has(b.kind)) return;
+        busySaid.add(b.kind);
+        io.err(
+          b.kind === 'connections'
+            ? `note: over ${b.limit} connections at once; answering 503 to more (senders retry later)`
+            : `note: over ${b.limit / 1024 / 1024} MiB of deliveries held at once; answering 503 to more (senders retry later)`,
         );
       },
     });
@@ -182,6 +281,14 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   for (const t of forwardTo) {
     io.err(`forwarding ${t.events ? t.events.join(', ') : 'each delivery'} to ${t.url.toString()}`);
   }
+  if (forwardTo.length > 0 && secret) {
+    io.err(
+      forwardAll
+        ? 'forwarding unverified deliveries too (--forward-unverified)'
+        : 'forwarding only deliveries whose signature is valid',
+    );
+  }
+  if (capture) io.err(`recording every delivery to ${capture.file}`);
 
   // --register: the webhook exists exactly as long as this listener.
   const registration = new ListenerWebhook(
@@ -189,12 +296,13 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     (line) => io.err(line),
   );
   ctx.defer(() => registration.unregister());
-  if (registerUrl && !stop.signal.aborted) {
+  let shownSecret: string | undefined;
+  if (registerUrl && !end.signal.aborted) {
     const registered = await registration.register({
       url: registerUrl,
       events,
       secret,
-      stop: stop.signal,
+      stop: end.signal,
       interrupt: ctx.signal,
     });
     if (typeof registered.secret === 'string' && registered.secret !== '') {
@@ -203,20 +311,51 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     io.err(`registered webhook ${registered.uuid} for ${registerUrl} (${events.join(', ')})`);
     if (generatedSecret && forwardTo.length > 0) {
       // The app behind --forward-to must verify with this secret; it is shown once, like
-      // `sched webhooks add` shows a generated one.
-      io.err(`signing secret (shown once, give --secret to choose it): ${secret}`);
+      // `sched webhooks add` shows a generated one: on stdout, never on stderr (a CI log).
+      shownSecret = secret;
+      io.err('the generated signing secret is on stdout (shown once; give --secret to choose it)');
     }
   }
-  if (!stop.signal.aborted) io.err(io.colorErr.dim('ready; Ctrl-C to stop'));
+  let timer: NodeJS.Timeout | undefined;
+  if (!end.signal.aborted) {
+    // The ready line: a script waits for it (or for the first --json line) before it triggers.
+    if (json) {
+      await write(
+        JSON.stringify({ listening: localUrl, ...(shownSecret ? { secret: shownSecret } : {}) }) +
+          '\n',
+      );
+    } else if (shownSecret) {
+      await write(`signing secret: ${shownSecret}\n`);
+    }
+    const until = [
+      limit !== undefined ? `after ${limit} ${limit === 1 ? 'delivery' : 'deliveries'}` : '',
+      maxTimeS !== undefined ? `after ${maxTimeS} s at most` : '',
+    ].filter(Boolean);
+    io.err(
+      io.colorErr.dim(
+        `ready; ${until.length > 0 ? `stopping ${until.join(' or ')}, or on Ctrl-C` : 'Ctrl-C to stop'}`,
+      ),
+    );
+    if (maxTimeS !== undefined) {
+      timer = setTimeout(() => end.abort('max-time'), maxTimeS * 1000);
+    }
+  }
 
-  await whenAborted(stop.signal);
+  await whenAborted(end.signal);
+  clearTimeout(timer);
 
   await receiver.close();
   await Promise.allSettled([...inFlight]);
+  await capture?.close();
   await registration.unregister();
   if (kept) {
     io.err(
       `skipped ${skipped} ${skipped === 1 ? 'delivery' : 'deliveries'} of other events than ${kept.join(', ')}`,
+    );
+  }
+  if (unforwarded.length > 0) {
+    io.err(
+      `${unforwarded.length} ${unforwarded.length === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${capture ? `; replay with \`sched events replay ${shellWord(capture.file)} --to <url>\`` : ''}`,
     );
   }
   const summary = `stopped listening on ${localUrl} after ${count} ${count === 1 ? 'delivery' : 'deliveries'}`;
@@ -227,8 +366,23 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       hint: `remove it with \`sched webhooks rm ${uuid}\``,
     });
   }
-  // Ctrl-C or SIGTERM is how a server is meant to end (like a closed stdout): a clean stop is
-  // exit 0, with nothing left behind.
+  if (end.signal.reason === 'max-time' && limit !== undefined && count < limit) {
+    throw new Failure(
+      `only ${count} of ${limit} ${limit === 1 ? 'delivery' : 'deliveries'} arrived within ${maxTimeS} s`,
+    );
+  }
+  // Ctrl-C or SIGTERM is how a server is meant to end (like a closed stdout), and so are
+  // --count and --max-time: a clean stop is exit 0, with nothing left behind.
+}
+
+/**
+ * The likely cause on a delivery's line: when no common mistake explains an invalid signature,
+ * the usual reason a listener sees one is a webhook created with another secret (a generated
+ * one, or before SCHED_WEBHOOK_SECRET was set).
+ */
+export function listenCause(cause: string): string {
+  if (cause !== NO_KNOWN_CAUSE) return cause;
+  return `${cause}; the webhook may have been created with another secret: check one with \`sched sig verify --secret <it>\`, or re-create the webhook with \`sched webhooks add\` while SCHED_WEBHOOK_SECRET is set`;
 }
 
 /**

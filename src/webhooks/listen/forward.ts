@@ -1,47 +1,31 @@
-// Re-sending each received delivery to the app under development (`--forward-to`): the exact
-// bytes and the sender's headers, minus those that belong to one connection. Takes a list of
-// targets, each optionally limited to some events, so routing by event is a matter of the list.
+// Re-sending each received delivery to the app under development (`--forward-to`, and
+// `sched events replay`): the exact bytes, with only the headers a delivery is made of. Takes a
+// list of targets, each optionally limited to some events, so routing by event is a matter of
+// the list. A forward that gets no answer, or a 5xx/429, is tried again a bounded number of times.
 import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { postRaw, type PostResult } from '../http.js';
+import { SIGNATURE_HEADER } from '../signature.js';
 
 /**
- * Headers that belong to one connection, not to the delivery (RFC 9110 §7.6.1), and those this
- * hop sets itself (host, length, expect); never forwarded.
+ * The headers that go on to the app: what the service sends with a delivery (its content type,
+ * its user agent, the signature) and nothing else. Anyone who can reach the listener can add
+ * headers; `Authorization`, `Cookie`, `X-Real-IP`, `X-HTTP-Method-Override`, `Forwarded` and the
+ * like must not reach the app as if the service had sent them.
  */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'expect',
-]);
+export const FORWARDED_HEADERS: readonly string[] = [
+  'content-type',
+  'user-agent',
+  SIGNATURE_HEADER,
+];
 
-/**
- * Not forwarded either: every `Proxy-*` header (credentials for a proxy, not for the app), and
- * `Forwarded` / `X-Forwarded-*` — the sender is anyone who can reach the listener, and must not
- * choose what the app behind it believes about the client's address, host or scheme.
- */
-const NEVER = /^(?:proxy-|x-forwarded-|forwarded$)/;
-
-/** The headers of a received delivery that go on to the --forward-to app. */
-export function forwardHeaders(h: IncomingHttpHeaders): Record<string, string | string[]> {
-  // Connection names further hop-by-hop headers of this hop: `Connection: close, X-Hop`.
-  const named = new Set(
-    [h.connection ?? []]
-      .flat()
-      .flatMap((v) => v.split(','))
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean),
-  );
+/** The headers of a received (or recorded) delivery that go on to an app. */
+export function forwardHeaders(
+  h: IncomingHttpHeaders | Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(h)) {
-    const name = k.toLowerCase();
-    if (v === undefined || HOP_BY_HOP.has(name) || named.has(name) || NEVER.test(name)) continue;
-    out[k] = v;
+    if (v !== undefined && FORWARDED_HEADERS.includes(k.toLowerCase())) out[k] = v;
   }
   return out;
 }
@@ -53,10 +37,26 @@ export interface ForwardTarget {
 }
 
 /** What became of one forward: the receiver's status and time, or why there was none. */
-/** The receiver's status, or why there was none. */
-export type ForwardReport = { url: string; ms: number } & (
-  { status: number; error?: never } | { error: string; status?: never }
-);
+export type ForwardReport = {
+  url: string;
+  ms: number;
+  /** How many times it was sent (1 when the first try settled it). */
+  attempts: number;
+} & ({ status: number; error?: never } | { error: string; status?: never });
+
+/** Waits between tries of a failed forward: bounded, a few seconds in all. */
+export const FORWARD_RETRY_DELAYS_MS: readonly number[] = [500, 2000];
+
+/** True when a forward's outcome is worth another try: no answer, 429 or 5xx. */
+export function retryable(r: PostResult): boolean {
+  if (!r.ok) return r.kind !== 'aborted';
+  return r.status === 429 || r.status >= 500;
+}
+
+/** True when a forward reached the app and it answered 2xx. */
+export function forwardOk(f: ForwardReport): boolean {
+  return f.status !== undefined && f.status >= 200 && f.status < 300;
+}
 
 /** The targets a delivery of `event` goes to, in the order given. */
 export function targetsFor(
@@ -66,31 +66,45 @@ export function targetsFor(
   return targets.filter((t) => !t.events || (event !== undefined && t.events.includes(event)));
 }
 
+export interface ForwardOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Waits before each retry; default FORWARD_RETRY_DELAYS_MS. */
+  retryDelaysMs?: readonly number[];
+}
+
 /** Forwards one delivery to each target at once; the reports come in the targets' order. */
 export function forwardDelivery(
   targets: readonly ForwardTarget[],
   delivery: { body: Uint8Array; headers: IncomingHttpHeaders },
-  opts: { timeoutMs: number; signal?: AbortSignal },
+  opts: ForwardOptions,
 ): Promise<ForwardReport[]> {
   const headers = forwardHeaders(delivery.headers);
-  return Promise.all(
-    targets.map(async (t) =>
-      forwardReport(
-        t.url,
-        await postRaw({
-          url: t.url,
-          body: delivery.body,
-          headers,
-          timeoutMs: opts.timeoutMs,
-          signal: opts.signal,
-        }),
-      ),
-    ),
-  );
+  return Promise.all(targets.map((t) => postWithRetries(t.url, delivery.body, headers, opts)));
 }
 
-function forwardReport(url: URL, r: PostResult): ForwardReport {
-  return r.ok
-    ? { url: url.toString(), status: r.status, ms: r.ms }
-    : { url: url.toString(), ms: r.ms, error: r.message };
+/** POSTs `body` with `headers` exactly, trying again after each delay while it is retryable. */
+export async function postWithRetries(
+  url: URL,
+  body: Uint8Array,
+  headers: Record<string, string | string[]>,
+  opts: ForwardOptions,
+): Promise<ForwardReport> {
+  const delays = opts.retryDelaysMs ?? FORWARD_RETRY_DELAYS_MS;
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    const r = await postRaw({ url, body, headers, timeoutMs: opts.timeoutMs, signal: opts.signal });
+    const wait = delays[attempts - 1];
+    const report: ForwardReport = r.ok
+      ? { url: url.toString(), status: r.status, ms: r.ms, attempts }
+      : { url: url.toString(), ms: r.ms, attempts, error: r.message };
+    if (!retryable(r) || wait === undefined || opts.signal?.aborted) return report;
+    // Stopped while waiting: the last outcome stands.
+    const stopped = await sleep(wait, undefined, { signal: opts.signal }).then(
+      () => false,
+      () => true,
+    );
+    if (stopped) return report;
+  }
 }

@@ -56,9 +56,21 @@ export function deliveryLine(
   return line;
 }
 
+/** ", after 3 attempts" when a forward was tried more than once. */
+function tries(f: ForwardReport): string {
+  return f.attempts > 1 ? ` after ${f.attempts} attempts` : '';
+}
+
 export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
-  if (f.error !== undefined) return `  ↳ ${c.red(`forward to ${f.url} failed: ${f.error}`)}`;
+  if (f.error !== undefined) {
+    return `  ↳ ${c.red(`forward to ${f.url} failed${tries(f)}: ${f.error}`)}`;
+  }
   const st = f.status;
-  const text = `forwarded to ${f.url}: ${st} in ${f.ms} ms`;
+  const text = `forwarded to ${f.url}: ${st} in ${f.ms} ms${tries(f)}`;
   return `  ↳ ${st >= 200 && st < 300 ? c.green(text) : c.red(text)}`;
+}
+
+/** Why a delivery was not forwarded: its signature did not verify (and no opt-in was given). */
+export function notForwardedLine(c: ChalkInstance, verdict: 'invalid' | 'missing'): string {
+  return `  ↳ ${c.yellow(`not forwarded: signature ${verdict} (--forward-unverified forwards it anyway)`)}`;
 }
