@@ -15,7 +15,16 @@ import {
   sendHtml,
   sendJson,
 } from './http.js';
+import { hostAllowed } from './hosts.js';
 import type { SandboxLogEvent } from './log.js';
+
+/** A Host header as it may be quoted back: printable ASCII only, at most 100 characters. */
+function sanitizeHost(h: string): string {
+  return h
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/"/g, "'")
+    .slice(0, 100);
+}
 
 /** A request as it reached the sandbox. */
 export interface RecordedRequest {
@@ -145,6 +154,8 @@ export interface RouterOptions {
   bodyTimeoutMs?: number;
   /** When given, every request is appended to it (tests look at what reached the sandbox). */
   requests?: RecordedRequest[];
+  /** The names the Host header may give (hosts.ts); filled in once the sandbox listens. */
+  hostNames: ReadonlySet<string>;
   log(event: SandboxLogEvent): void;
 }
 
@@ -152,8 +163,9 @@ export interface RouterOptions {
 export function createRequestHandler(
   core: SandboxCore,
   routeTable: readonly Route[],
-  { apiKey, maxBodyBytes, bodyTimeoutMs, requests, log }: RouterOptions,
+  options: RouterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { apiKey, maxBodyBytes, bodyTimeoutMs, requests, log } = options;
   const routes = routeTable.map(compile);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -172,6 +184,13 @@ export function createRequestHandler(
         throw httpError(400, 'Malformed request target.');
       }
 
+      if (!hostAllowed(req.headers.host, options.hostNames)) {
+        const host = sanitizeHost(req.headers.host!);
+        throw httpError(
+          403,
+          `Host "${host}" is not a name of this sandbox: it answers only requests addressed to ${[...options.hostNames].join(', ')} or an IP address (a guard against DNS rebinding).`,
+        );
+      }
       const body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
       if (!body.ok && body.reason !== 'too-large') {
         // The client went away or stalled; nobody is left to answer.

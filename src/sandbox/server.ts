@@ -12,6 +12,7 @@ import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
 import { controlRoutes } from './control.js';
+import { ownHostNames } from './hosts.js';
 import type { SandboxLogEvent } from './log.js';
 import { pageRoutes } from './page.js';
 import { createRequestHandler, type RecordedRequest } from './router.js';
@@ -140,7 +141,9 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     log: logFn,
   } satisfies SandboxCore;
 
+  const hostNames = new Set<string>();
   const handle = createRequestHandler(core, [...apiRoutes, ...controlRoutes, ...pageRoutes], {
+    hostNames,
     apiKey,
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs,
@@ -176,6 +179,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const publicUrl = (options.publicUrl ?? origin).replace(/\/+$/, '');
   core.publicUrl = publicUrl;
   core.baseUrl = `${origin}/api`;
+  for (const name of ownHostNames(host, publicUrl)) hostNames.add(name);
 
   let closing: Promise<void> | undefined;
   return {

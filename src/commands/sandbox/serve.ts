@@ -83,7 +83,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
   } catch (e) {
     if (e instanceof StateFileError) {
       throw new UsageError(e.message, {
-        hint: 'move the file away or choose another --state file',
+        hint: e.hint ?? 'move the file away or choose another --state file',
       });
     }
     throw listenFailure(e as NodeJS.ErrnoException, flags.host, flags.port);
