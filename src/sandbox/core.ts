@@ -2,6 +2,7 @@
 import type { SandboxState } from './state.js';
 import type { Deliveries } from './deliveries.js';
 import type { SandboxLogEvent } from './log.js';
+import type { SandboxRandom } from './random.js';
 
 export interface SandboxCore {
   readonly state: SandboxState;
@@ -10,6 +11,8 @@ export interface SandboxCore {
   readonly serviceName: string;
   readonly hostTimezone: string;
   readonly deliveries: Deliveries;
+  /** UUIDs and bytes for codes: crypto, or seeded (random.ts). */
+  readonly random: SandboxRandom;
   now(): Date;
   log(event: SandboxLogEvent): void;
 }

@@ -8,6 +8,7 @@ import type { EventName, Meeting } from '../api/types.js';
 import { buildDeliveryBody, deliveryHeaders } from '../webhooks/delivery.js';
 import { SIGNATURE_HEADER } from '../webhooks/signature.js';
 import type { SandboxLogEvent } from './log.js';
+import type { SandboxRandom } from './random.js';
 import type { WebhookRecord } from './state.js';
 
 export interface DeliveryAttempt {
@@ -43,6 +44,10 @@ export interface DeliveryOptions {
   /** How many delivery records to keep for GET /_sandbox/deliveries. */
   keep: number;
   log: (e: SandboxLogEvent) => void;
+  /** Notification UUIDs (seeded or not). */
+  random: SandboxRandom;
+  /** The clock of attempt times (the sandbox's: seeded or real). */
+  now: () => Date;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 25_000];
@@ -69,7 +74,9 @@ export class Deliveries {
 
   /** Queues one delivery of `event` to `webhook` and returns at once. */
   enqueue(webhook: WebhookRecord, event: EventName, meeting: Meeting): DeliveryRecord {
-    const { uuid: notificationUuid, body: bytes } = buildDeliveryBody(event, meeting);
+    const { uuid: notificationUuid, body: bytes } = buildDeliveryBody(event, meeting, {
+      uuid: this.opts.random.uuid(),
+    });
     const headers = deliveryHeaders(bytes, webhook.secret, this.opts.serviceName);
     const signed = headers[SIGNATURE_HEADER] !== undefined;
     const body = bytes.toString('utf8');
@@ -131,7 +138,7 @@ export class Deliveries {
           const waited = await this.wait(this.opts.retryDelaysMs[attempt - 2]!);
           if (!waited) break;
         }
-        const started = new Date();
+        const started = this.opts.now();
         const r = await this.attempt(record);
         record.attempts.push({
           attempt,

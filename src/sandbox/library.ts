@@ -38,6 +38,12 @@ export interface StartSandboxOptions {
   retryDelaysMs?: number[];
   /** How long one delivery attempt may take; default 10 s. */
   deliveryTimeoutMs?: number;
+  /**
+   * Makes UUIDs, link codes and generated times repeatable: the same calls in the same order
+   * give the same values (the clock starts at 2026-01-05T09:00:00Z and moves one second per
+   * change). For snapshot tests.
+   */
+  seed?: number;
   /** Receives each request, delivery attempt and state-file problem. */
   log?: (event: SandboxLogEvent) => void;
 }
@@ -145,6 +151,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     serviceName: options.serviceName,
     retryDelaysMs: options.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS],
     deliveryTimeoutMs: options.deliveryTimeoutMs,
+    seed: options.seed,
     log: options.log,
   });
   return wrap(server);

@@ -13,6 +13,7 @@ import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
 import { controlRoutes } from './control.js';
 import { ownHostNames } from './hosts.js';
+import { cryptoRandom, isSeed, seededClock, seededRandom } from './random.js';
 import type { SandboxLogEvent } from './log.js';
 import { pageRoutes } from './page.js';
 import { createRequestHandler, type RecordedRequest } from './router.js';
@@ -55,8 +56,10 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Receives request, delivery and state-error events. */
   log?: (event: SandboxLogEvent) => void;
-  /** The clock (tests pin it). */
+  /** The clock (tests pin it); with `seed` and no clock, a seeded one. */
   now?: () => Date;
+  /** Makes UUIDs, link codes and generated times repeatable (random.ts). */
+  seed?: number;
 }
 
 export interface SandboxHandle {
@@ -92,7 +95,12 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const apiKey = options.apiKey ?? DEFAULT_SANDBOX_API_KEY;
   if (apiKey === '') throw new Error('the sandbox API key must not be empty');
-  const now = options.now ?? (() => new Date());
+  if (options.seed !== undefined && !isSeed(options.seed)) {
+    throw new RangeError(`the seed must be a whole number from 0 to 2^53 - 1, got ${options.seed}`);
+  }
+  const seeded = options.seed === undefined ? undefined : seededClock();
+  const now = options.now ?? seeded?.now ?? (() => new Date());
+  const random = options.seed === undefined ? cryptoRandom : seededRandom(options.seed);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logFn = options.log ?? (() => {});
   const hostTimezone = options.hostTimezone ?? DEFAULT_HOST_TIMEZONE;
@@ -110,6 +118,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     state = new SandboxState(seedMeetingTypes(options.seedTypes));
   }
 
+  if (seeded) state.onChange(seeded.tick);
   const persister = options.stateFile
     ? new StatePersister(options.stateFile, state, (e) =>
         logFn({ type: 'state-error', message: `cannot write ${options.stateFile}: ${e.message}` }),
@@ -126,6 +135,8 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     timeoutMs: options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
     keep: 1000,
     log: logFn,
+    random,
+    now,
   });
 
   const requests: RecordedRequest[] = [];
@@ -137,6 +148,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     hostTimezone,
     deliveries,
+    random,
     now,
     log: logFn,
   } satisfies SandboxCore;

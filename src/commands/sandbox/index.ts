@@ -21,6 +21,14 @@ function seedCount(value: string): number {
   return Number(v);
 }
 
+function seedNumber(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new InvalidArgumentError('--seed must be a whole number from 0 to 9007199254740991');
+  }
+  return Number(v);
+}
+
 export const serveInput = input({
   options: [
     value('--port <n>', 'port to listen on (0 = any free port)', {
@@ -39,6 +47,9 @@ export const serveInput = input({
       '--public-url <url>',
       'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
     ),
+    value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
+      parse: seedNumber,
+    }),
     // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
     value('--seed-types <n>', 'start with exactly <n> meeting types', {
       parse: seedCount,

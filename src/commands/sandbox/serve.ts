@@ -78,6 +78,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
       serviceName: flags.serviceName,
       publicUrl,
       seedTypes: flags.seedTypes,
+      seed: flags.seed,
       log,
     });
   } catch (e) {
