@@ -10,8 +10,20 @@ import { HttpError, type SandboxErrorReason } from './http.js';
 import type { SandboxLogEvent } from './log.js';
 import { bookLink, cancel, findLink, reschedule, type ActionOutcome } from './meetings.js';
 import { startSandboxServer, type SandboxHandle } from './server.js';
+import { filterDeliveries } from './control.js';
+import {
+  FaultSpecError,
+  parseFaults,
+  type ApiFault,
+  type ApiFaultSpec,
+  type DeliveryFault,
+  type DeliveryFaultSpec,
+  type Fault,
+  type FaultsSpec,
+} from './faults.js';
 
-export type { EventName, Meeting, SandboxLogEvent };
+export type { EventName, Meeting, SandboxLogEvent, DeliveryRecord };
+export type { ApiFault, ApiFaultSpec, DeliveryFault, DeliveryFaultSpec, Fault, FaultsSpec };
 export { StateFileError } from './state.js';
 export { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 
@@ -44,6 +56,8 @@ export interface StartSandboxOptions {
    * change). For snapshot tests.
    */
   seed?: number;
+  /** Faults active from the start, as a faults file holds them ({ api: [...], deliveries: [...] }). */
+  faults?: FaultsSpec;
   /** Receives each request, delivery attempt and state-file problem. */
   log?: (event: SandboxLogEvent) => void;
 }
@@ -100,7 +114,8 @@ export interface SandboxActionResult {
   deliveries: DeliveryReport[];
 }
 
-export type SandboxErrorCode = SandboxErrorReason | 'invalid_input' | 'closed';
+export type SandboxErrorCode =
+  SandboxErrorReason | 'invalid_input' | 'closed' | 'delivery_not_found' | 'delivery_pending';
 
 /** Why an action was refused; branch on `code`, never on the message. */
 export class SandboxError extends Error {
@@ -135,12 +150,64 @@ export interface Sandbox {
     at: string | Date,
     opts?: RescheduleOptions,
   ): Promise<SandboxActionResult>;
+  /** Every meeting, oldest first, as `sched sandbox meetings --json` prints them. */
+  meetings(): Meeting[];
+  /**
+   * The deliveries kept (the last 1000), oldest first, each with every attempt, as
+   * `sched sandbox deliveries --json` prints them; narrowed by event, webhook or meeting.
+   */
+  deliveries(filter?: DeliveryFilter): DeliveryRecord[];
+  /** Sends a settled delivery once more; resolves with it when that attempt is done. */
+  resend(deliveryId: number): Promise<DeliveryRecord>;
+  /** Synthetic faults on API routes and deliveries (see SandboxFaults). */
+  readonly faults: SandboxFaults;
   /** Stops listening and delivering, and writes the state file. */
   close(): Promise<void>;
 }
 
+export interface DeliveryFilter {
+  event?: EventName;
+  webhook?: string;
+  meeting?: string;
+}
+
+/**
+ * Faults on purpose. Synthetic: the real service's 429 and 5xx bodies are unknown, so the
+ * sandbox answers its own `{"code","message"}` (and `Retry-After` for 429).
+ */
+export interface SandboxFaults {
+  /**
+   * The next `times` (default 1) requests to `route` ("GET /users/me/meeting-types", "/webhooks",
+   * "*" for every API route) answer `status` (429 or 5xx, `retryAfter` seconds), have their
+   * connection reset, or wait `ms` first.
+   */
+  api(fault: ApiFaultSpec): ApiFault;
+  /**
+   * The next `times` deliveries to `webhook` (a UUID, or "*") fail with `status` (sent
+   * nowhere), time out (after the delivery timeout), or wait `ms` before being sent.
+   */
+  delivery(fault: DeliveryFaultSpec): DeliveryFault;
+  /** The active faults with what is left of each. */
+  list(): Fault[];
+  /** Removes one fault; false when there is no such id. */
+  remove(id: number): boolean;
+  clear(): void;
+}
+
 /** Starts a sandbox; resolves once it listens. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  if (options.faults !== undefined) {
+    try {
+      parseFaults(options.faults);
+    } catch (e) {
+      if (e instanceof FaultSpecError) {
+        throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
+          [e.field]: [e.message],
+        });
+      }
+      throw e;
+    }
+  }
   const server = await startSandboxServer({
     host: options.host,
     port: options.port ?? 0,
@@ -152,6 +219,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     retryDelaysMs: options.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS],
     deliveryTimeoutMs: options.deliveryTimeoutMs,
     seed: options.seed,
+    faults: options.faults,
     log: options.log,
   });
   return wrap(server);
@@ -212,11 +280,46 @@ function wrap(server: SandboxHandle): Sandbox {
         meetingUuid,
       );
     },
+    meetings: () => [...state.meetings.values()].map((m) => m.meeting),
+    deliveries: (filter = {}) => filterDeliveries(core, filter),
+    async resend(deliveryId) {
+      if (closed) throw new SandboxError('closed', 'the sandbox is closed');
+      const d = core.deliveries.get(deliveryId);
+      if (!d) throw new SandboxError('delivery_not_found', `no delivery ${deliveryId} kept`);
+      if (!core.deliveries.resend(d)) {
+        throw new SandboxError(
+          'delivery_pending',
+          `delivery ${deliveryId} is still being attempted`,
+        );
+      }
+      return core.deliveries.settled(d);
+    },
+    faults: {
+      api: (fault) => addFault(core, { api: [fault] }) as ApiFault,
+      delivery: (fault) => addFault(core, { deliveries: [fault] }) as DeliveryFault,
+      list: () => core.faults.list(),
+      remove: (id) => core.faults.remove(id),
+      clear: () => core.faults.clear(),
+    },
     close() {
       closed = true;
       return server.close();
     },
   };
+}
+
+/** Adds one fault; a wrong description is an 'invalid_input' SandboxError naming the field. */
+function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
+  try {
+    return core.faults.add(spec)[0]!;
+  } catch (e) {
+    if (e instanceof FaultSpecError) {
+      throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
+        [e.field]: [e.message],
+      });
+    }
+    throw e;
+  }
 }
 
 /** The HTTP refusal of the control endpoints, as an error with a code. */

@@ -15,6 +15,7 @@ import {
   sendHtml,
   sendJson,
 } from './http.js';
+import { describeFault, type Faults } from './faults.js';
 import { hostAllowed } from './hosts.js';
 import type { SandboxLogEvent } from './log.js';
 
@@ -156,6 +157,8 @@ export interface RouterOptions {
   requests?: RecordedRequest[];
   /** The names the Host header may give (hosts.ts); filled in once the sandbox listens. */
   hostNames: ReadonlySet<string>;
+  /** Synthetic faults for API routes (faults.ts); none when absent. */
+  faults?: Faults;
   log(event: SandboxLogEvent): void;
 }
 
@@ -254,6 +257,31 @@ export function createRequestHandler(
         );
       }
       const route = hit.r;
+
+      // A synthetic fault stands in front of the route, as a rate limiter or a failing proxy
+      // would: before the key check.
+      const fault = options.faults?.takeApi(wanted, url.pathname);
+      if (fault) {
+        const what = `${describeFault(fault)} (synthetic fault)`;
+        log({ type: 'fault', method, path: rawUrl, fault: what });
+        if (fault.type === 'reset') {
+          status = 0;
+          req.socket.destroy();
+          return;
+        }
+        if (fault.type === 'delay') {
+          await new Promise((resolve) => setTimeout(resolve, fault.ms));
+        } else {
+          throw httpError(
+            fault.status,
+            fault.status === 429
+              ? 'Too many requests (a synthetic fault set in the sandbox).'
+              : 'Server error (a synthetic fault set in the sandbox).',
+            {},
+            fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) },
+          );
+        }
+      }
 
       if (route.auth) {
         const given = req.headers['x-api-key'];

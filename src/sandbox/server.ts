@@ -12,6 +12,7 @@ import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
 import { controlRoutes } from './control.js';
+import { Faults, type FaultsSpec } from './faults.js';
 import { ownHostNames } from './hosts.js';
 import { cryptoRandom, isSeed, seededClock, seededRandom } from './random.js';
 import type { SandboxLogEvent } from './log.js';
@@ -60,6 +61,8 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Makes UUIDs, link codes and generated times repeatable (random.ts). */
   seed?: number;
+  /** Faults active from the start (faults.ts; checked, FaultSpecError when wrong). */
+  faults?: FaultsSpec;
 }
 
 export interface SandboxHandle {
@@ -74,6 +77,7 @@ export interface SandboxHandle {
   requests: RecordedRequest[];
   state: SandboxState;
   deliveries: Deliveries;
+  faults: Faults;
   /** What the handlers work with (the library acts on it directly). */
   core: SandboxCore;
   /** True when state was loaded from an existing stateFile. */
@@ -129,7 +133,10 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     if (!stateLoaded) persister.schedule();
   }
 
+  const faults = new Faults();
+  if (options.faults !== undefined) faults.add(options.faults);
   const deliveries = new Deliveries({
+    faults,
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timeoutMs: options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
@@ -148,6 +155,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     hostTimezone,
     deliveries,
+    faults,
     random,
     now,
     log: logFn,
@@ -156,6 +164,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const hostNames = new Set<string>();
   const handle = createRequestHandler(core, [...apiRoutes, ...controlRoutes, ...pageRoutes], {
     hostNames,
+    faults,
     apiKey,
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs,
@@ -203,6 +212,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     requests,
     state,
     deliveries,
+    faults,
     core,
     stateLoaded,
     flushState: () => persister?.flush() ?? Promise.resolve(),

@@ -47,6 +47,10 @@ export const serveInput = input({
       '--public-url <url>',
       'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
     ),
+    value(
+      '--faults <file>',
+      'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})',
+    ),
     value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
       parse: seedNumber,
     }),
