@@ -90,6 +90,15 @@ export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
 
 const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
 
+export const deliveriesInput = input({
+  options: [
+    value('--event <name>', 'only deliveries of this event, e.g. meetingScheduled'),
+    value('--webhook <uuid>', 'only deliveries to this webhook'),
+    value('--meeting <uuid>', 'only deliveries about this meeting'),
+  ],
+});
+export type SandboxDeliveriesOptions = InputOf<typeof deliveriesInput>;
+
 export const sandbox = command({
   name: 'sandbox',
   description: 'Run a local emulator of the whole service API, with bookings and signed deliveries',
@@ -135,6 +144,26 @@ export const sandbox = command({
       json: MEETING_JSON,
       formats: ALL_FORMATS,
       load: () => import('./reschedule.js'),
+    }),
+    command({
+      name: 'meetings',
+      description: 'List the meetings of a running sandbox (booked, cancelled, rescheduled)',
+      examples: ['sched sandbox meetings', 'sched sandbox meetings --json | jq -r ".[].uuid"'],
+      json: 'an array of meeting objects, oldest first, as the sandbox keeps them',
+      formats: ALL_FORMATS,
+      load: () => import('./meetings.js'),
+    }),
+    command({
+      name: 'deliveries',
+      description: 'List the webhook deliveries of a running sandbox, with every attempt',
+      input: deliveriesInput,
+      examples: [
+        'sched sandbox deliveries',
+        'sched sandbox deliveries --event meetingCancelled --meeting "$MEETING" --json',
+      ],
+      json: 'an array of delivery records (id, event, webhook_uuid, meeting_uuid, url, signed, body, headers, state, attempts, next_retry_at), oldest first; the sandbox keeps the last 1000',
+      formats: ALL_FORMATS,
+      load: () => import('./deliveries.js'),
     }),
   ],
 });
