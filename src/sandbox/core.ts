@@ -16,6 +16,8 @@ export interface SandboxCore {
   readonly faults: Faults;
   /** UUIDs and bytes for codes: crypto, or seeded (random.ts). */
   readonly random: SandboxRandom;
+  /** The key the console page carries: on a loopback address; else undefined (it asks). */
+  readonly consoleKey: string | undefined;
   now(): Date;
   log(event: SandboxLogEvent): void;
 }

@@ -135,6 +135,8 @@ export interface Sandbox {
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:41234 — link URLs are {publicUrl}/s/<code>. */
   readonly publicUrl: string;
+  /** The console in a browser: {publicUrl}/ (no key on loopback; elsewhere it asks). */
+  readonly consoleUrl: string;
   readonly apiKey: string;
   readonly host: string;
   readonly port: number;
@@ -247,6 +249,7 @@ function wrap(server: SandboxHandle): Sandbox {
   return {
     baseUrl: server.baseUrl,
     publicUrl: server.publicUrl,
+    consoleUrl: server.consoleUrl,
     apiKey: server.apiKey,
     host: server.host,
     port: server.port,

@@ -14,6 +14,7 @@ import {
   sendEmpty,
   sendHtml,
   sendJson,
+  sendText,
 } from './http.js';
 import { describeFault, type Faults } from './faults.js';
 import { hostAllowed } from './hosts.js';
@@ -56,7 +57,10 @@ export interface RouteRequest {
 
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
-  | { status: number; html: string }
+  | { status: number; html: string; headers?: Record<string, string> }
+  | { status: number; text: string; contentType: string; headers?: Record<string, string> }
+  /** The handler answers on its own, over time (the console's event stream). */
+  | { status: number; stream: (req: IncomingMessage, res: ServerResponse) => void }
   | { status: 204 };
 
 export interface Route {
@@ -310,7 +314,10 @@ export function createRequestHandler(
       const reply = await route.handle(core, { req, url, params, body: parsedBody });
       status = reply.status;
       if ('json' in reply) sendJson(res, reply.status, reply.json, reply.headers);
-      else if ('html' in reply) sendHtml(res, reply.status, reply.html);
+      else if ('html' in reply) sendHtml(res, reply.status, reply.html, reply.headers);
+      else if ('text' in reply) {
+        sendText(res, reply.status, reply.text, reply.contentType, reply.headers);
+      } else if ('stream' in reply) reply.stream(req, res);
       else sendEmpty(res, reply.status);
     } catch (e) {
       if (e instanceof HttpError) {

@@ -11,6 +11,8 @@ import { DEFAULT_SERVICE_NAME } from '../webhooks/delivery.js';
 import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
+import { isLoopback } from '../api/url.js';
+import { consoleControlRoutes, consolePageRoutes } from './console.js';
 import { controlRoutes } from './control.js';
 import { Faults, type FaultsSpec } from './faults.js';
 import { ownHostNames } from './hosts.js';
@@ -70,6 +72,8 @@ export interface SandboxHandle {
   baseUrl: string;
   /** e.g. http://127.0.0.1:4010 (link pages live at {publicUrl}/s/<code>) */
   publicUrl: string;
+  /** The console: {publicUrl}/ */
+  consoleUrl: string;
   apiKey: string;
   host: string;
   port: number;
@@ -157,12 +161,20 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     deliveries,
     faults,
     random,
+    consoleKey: isLoopback(host) ? apiKey : undefined,
     now,
     log: logFn,
   } satisfies SandboxCore;
 
   const hostNames = new Set<string>();
-  const handle = createRequestHandler(core, [...apiRoutes, ...controlRoutes, ...pageRoutes], {
+  const routes = [
+    ...apiRoutes,
+    ...controlRoutes,
+    ...consoleControlRoutes,
+    ...pageRoutes,
+    ...consolePageRoutes,
+  ];
+  const handle = createRequestHandler(core, routes, {
     hostNames,
     faults,
     apiKey,
@@ -206,6 +218,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   return {
     baseUrl: core.baseUrl,
     publicUrl,
+    consoleUrl: `${publicUrl}/`,
     apiKey,
     host,
     port,

@@ -78,7 +78,7 @@ export class SandboxState {
   readonly webhooks = new Map<string, WebhookRecord>();
   readonly meetings = new Map<string, MeetingRecord>();
   private readonly sortCache = new Map<string, MeetingTypeRecord[]>();
-  private readonly listeners: Array<() => void> = [];
+  private readonly listeners = new Set<() => void>();
 
   constructor(meetingTypes: MeetingTypeRecord[]) {
     this.meetingTypes = meetingTypes;
@@ -113,9 +113,11 @@ export class SandboxState {
     return this.sortCache.size;
   }
 
-  /** Called after every change (persistence listens). */
-  onChange(fn: () => void): void {
-    this.listeners.push(fn);
+  /** Called after every change (persistence and the console listen); returns an off. */
+  onChange(fn: () => void): () => void {
+    const own = () => fn();
+    this.listeners.add(own);
+    return () => this.listeners.delete(own);
   }
 
   changed(): void {

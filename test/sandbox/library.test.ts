@@ -233,6 +233,8 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/text/json-error.ts',
           // node:fs only: the trust rule the config and the --state file share
           'src/config/ownership.ts',
+          // import-free URL helpers (whether the console needs a key)
+          'src/api/url.ts',
         ].includes(f),
     );
     expect(outside).toEqual([]);

@@ -151,7 +151,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     await io.out(sb.baseUrl + '\n');
   } else {
     await io.out(
-      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nAPI key:    ${sb.apiKey}\n`,
+      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nConsole:    ${sb.consoleUrl}\nAPI key:    ${sb.apiKey}\n`,
     );
   }
   if (sb.loaded) {
