@@ -21,7 +21,7 @@ await build({
   format: 'esm',
   packages: 'external',
   logLevel: 'warning',
-  // src/cli.ts reads the version the bundler puts in, as scripts/build.mjs does.
+  // src/cli.ts reads the version the build defines (scripts/build.mjs, vitest.config.ts).
   define: {
     SCHED_VERSION: JSON.stringify(
       JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,

@@ -6,13 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Failure } from '../errors.js';
 
-export const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
+import { currentUid, octal } from './ownership.js';
 
-export function currentUid(): number | undefined {
-  return typeof process.getuid === 'function' ? process.getuid() : undefined;
-}
-/** Modes mean nothing on Windows: nothing to check or tighten there. */
-export const POSIX = process.platform !== 'win32';
+export { currentUid, octal, POSIX } from './ownership.js';
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

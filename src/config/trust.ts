@@ -3,11 +3,9 @@
 // file someone else could write (planted in a shared directory, or writable by others) would
 // send the key to their server. Such a file or directory is refused — never just warned about —
 // before any request. Symbolic links are not followed for writing.
-//
-// POSIX only: Windows has neither these owners nor these modes (ACLs protect the profile).
 import fs from 'node:fs';
 import { UsageError } from '../errors.js';
-import { currentUid, octal, POSIX } from './files.js';
+import { distrust, octal } from './ownership.js';
 
 function lstat(p: string): fs.Stats | undefined {
   try {
@@ -24,33 +22,27 @@ function fixDir(dir: string): string {
 /**
  * Refuses (exit 2) a config directory owned by another user, or writable by others without the
  * sticky bit (anyone could replace config.json), and a config file owned by another user or
- * writable by others. A symbolic link is judged by what it points to. Nothing that does not
- * exist yet is refused: it will be created private.
+ * writable by others (the rule is distrust(), shared with the sandbox's --state file). Nothing
+ * that does not exist yet is refused: it will be created private.
  */
 export function checkConfigTrust(dir: string, file: string): void {
-  if (!POSIX) return;
-  const uid = currentUid();
-  const d = lstat(dir);
-  if (d) {
-    const st = d.isSymbolicLink() ? statOrUndefined(dir) : d;
-    if (st && uid !== undefined && st.uid !== uid) {
-      throw new UsageError(
-        `the config directory ${dir} belongs to another user (uid ${st.uid}); sched will not use a profile someone else can change`,
-        { hint: fixDir(dir) },
-      );
-    }
-    if (st && st.mode & 0o002 && !(st.mode & 0o1000)) {
-      throw new UsageError(
-        `the config directory ${dir} is writable by others (mode ${octal(st.mode)}); anyone could replace its config.json`,
-        {
-          hint: `chmod 700 "${dir}" (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
-        },
-      );
-    }
+  const d = distrust(dir);
+  if (d?.why === 'owner') {
+    throw new UsageError(
+      `the config directory ${dir} belongs to another user (uid ${d.uid}); sched will not use a profile someone else can change`,
+      { hint: fixDir(dir) },
+    );
   }
-  const f = statOrUndefined(file);
-  if (!f) return;
-  if (uid !== undefined && f.uid !== uid) {
+  if (d?.why === 'writable') {
+    throw new UsageError(
+      `the config directory ${dir} is writable by others (mode ${octal(d.mode)}); anyone could replace its config.json`,
+      {
+        hint: `chmod 700 "${dir}" (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
+      },
+    );
+  }
+  const f = distrust(file);
+  if (f?.why === 'owner') {
     throw new UsageError(
       `the config file ${file} belongs to another user (uid ${f.uid}); sched will not send your key to a profile someone else wrote`,
       {
@@ -58,21 +50,13 @@ export function checkConfigTrust(dir: string, file: string): void {
       },
     );
   }
-  if (f.mode & 0o002) {
+  if (f?.why === 'writable') {
     throw new UsageError(
       `the config file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its profiles`,
       {
         hint: `check its base URLs (sched profiles ls), then chmod 600 "${file}"`,
       },
     );
-  }
-}
-
-function statOrUndefined(p: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(p);
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,9 +1,9 @@
 // The service's API endpoints: meeting types, single-use links, webhooks. Each handler
 // validates strictly and answers with the service's exact statuses and bodies.
-import { randomBytes, randomUUID } from 'node:crypto';
 import { EVENT_NAMES, type Envelope, type Webhook } from '../api/types.js';
 import { httpError, validationError } from './http.js';
 import type { SandboxCore } from './core.js';
+import type { SandboxRandom } from './random.js';
 import type { Route } from './router.js';
 import { DEFAULT_SORT, LIST_FIELDS, type ListField, type SortSpec } from './state.js';
 import { isoWithOffset } from './seed.js';
@@ -106,15 +106,25 @@ export function listMeetingTypes(core: SandboxCore, q: URLSearchParams): Envelop
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random URL-safe code, unbiased over 62 symbols. */
-export function randomCode(length = 12): string {
+export function randomCode(random: SandboxRandom, length = 12): string {
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
+    for (const b of random.bytes(length * 2)) {
       // 248 = 4 * 62: bytes above it would favour the first symbols.
       if (b < 248 && out.length < length) out += CODE_ALPHABET[b % 62];
     }
   }
   return out;
+}
+
+/**
+ * A UUID not yet a key of `taken`: a seeded sandbox that loaded a state file starts its
+ * sequence again, so it may draw one it made in an earlier run.
+ */
+export function freshUuid(core: SandboxCore, taken: ReadonlyMap<string, unknown>): string {
+  let uuid = core.random.uuid();
+  while (taken.has(uuid)) uuid = core.random.uuid();
+  return uuid;
 }
 
 export function linkUrl(core: SandboxCore, code: string): string {
@@ -137,8 +147,8 @@ export function createSingleUseLink(
       meetingTypeUuid: [`Meeting Type with uuid ${uuid} was not found.`],
     });
   }
-  let code = randomCode();
-  while (core.state.links.has(code)) code = randomCode();
+  let code = randomCode(core.random);
+  while (core.state.links.has(code)) code = randomCode(core.random);
   core.state.links.set(code, {
     code,
     meeting_type_uuid: uuid,
@@ -212,7 +222,7 @@ export function createWebhook(core: SandboxCore, body: Record<string, unknown>):
     secret: typeof secret === 'string' ? secret : null,
     events: eventList,
     created_at: isoWithOffset(core.now()),
-    uuid: randomUUID(),
+    uuid: freshUuid(core, core.state.webhooks),
   };
   core.state.webhooks.set(webhook.uuid, webhook);
   core.state.changed();

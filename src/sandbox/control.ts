@@ -1,7 +1,9 @@
 // Sandbox-only control endpoints under /api/_sandbox: they stand in for what invitees do on the
-// real service (book, cancel, reschedule) and let tests look inside (meetings, links,
-// deliveries). They need X-API-KEY like the rest of /api.
+// real service (book, cancel, reschedule), let tests look inside (meetings, links,
+// deliveries), resend a delivery, and set synthetic faults. They need X-API-KEY like the rest
+// of /api, and faults never apply to them.
 import { linkUrl, parsePaging, envelope } from './api.js';
+import { FaultSpecError } from './faults.js';
 import { httpError, validationError } from './http.js';
 import { actionResult, bookLink, cancel, findLink, reschedule } from './meetings.js';
 import type { Route } from './router.js';
@@ -17,6 +19,46 @@ function linkView(core: SandboxCore, l: LinkRecord) {
     used_at: l.used_at,
     meeting_uuid: l.meeting_uuid,
   };
+}
+
+/** Adds faults (422 naming the field when the description is wrong). */
+export function addFaults(core: SandboxCore, body: unknown) {
+  try {
+    return core.faults.add(body);
+  } catch (e) {
+    if (e instanceof FaultSpecError) throw validationError({ [e.field]: [e.message] });
+    throw e;
+  }
+}
+
+/** The delivery with this id (404 when unknown or no longer kept). */
+export function deliveryById(core: SandboxCore, raw: string) {
+  const d = /^\d+$/.test(raw) ? core.deliveries.get(Number(raw)) : undefined;
+  if (!d)
+    throw httpError(404, 'Not found.', { detail: `No delivery ${raw} (kept: the last 1000).` });
+  return d;
+}
+
+/** Resends a settled delivery (409 while its own retries are still running). */
+export function resendDelivery(core: SandboxCore, raw: string) {
+  const d = deliveryById(core, raw);
+  if (!core.deliveries.resend(d)) {
+    throw httpError(409, 'This delivery is still being attempted; resend it once it settles.');
+  }
+  return d;
+}
+
+/** Deliveries filtered as `sched sandbox deliveries` and the console ask (any may be null). */
+export function filterDeliveries(
+  core: SandboxCore,
+  f: { event?: string | null; webhook?: string | null; meeting?: string | null },
+) {
+  return core.deliveries.records.filter(
+    (d) =>
+      (f.meeting == null || d.meeting_uuid === f.meeting) &&
+      (f.event == null || d.event === f.event) &&
+      (f.webhook == null || d.webhook_uuid === f.webhook),
+  );
 }
 
 export const controlRoutes: Route[] = [
@@ -120,16 +162,62 @@ export const controlRoutes: Route[] = [
     body: 'none',
     handle: (core, r) => {
       const q = r.url.searchParams;
-      const meeting = q.get('meeting');
-      const event = q.get('event');
-      const webhook = q.get('webhook');
-      const items = core.deliveries.records.filter(
-        (d) =>
-          (meeting === null || d.meeting_uuid === meeting) &&
-          (event === null || d.event === event) &&
-          (webhook === null || d.webhook_uuid === webhook),
-      );
+      const items = filterDeliveries(core, {
+        meeting: q.get('meeting'),
+        event: q.get('event'),
+        webhook: q.get('webhook'),
+      });
       return { status: 200, json: { items } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/_sandbox/deliveries/:id',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => ({ status: 200, json: deliveryById(core, r.params.id!) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/_sandbox/deliveries/:id/resend',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => ({ status: 202, json: resendDelivery(core, r.params.id!) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/_sandbox/faults',
+    auth: true,
+    body: 'none',
+    handle: (core) => ({ status: 200, json: { items: core.faults.list() } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/_sandbox/faults',
+    auth: true,
+    body: 'json',
+    handle: (core, r) => ({ status: 201, json: { items: addFaults(core, r.body) } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/_sandbox/faults',
+    auth: true,
+    body: 'none',
+    handle: (core) => {
+      core.faults.clear();
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/_sandbox/faults/:id',
+    auth: true,
+    body: 'none',
+    handle: (core, r) => {
+      if (!/^\d+$/.test(r.params.id!) || !core.faults.remove(Number(r.params.id))) {
+        throw httpError(404, 'Not found.', { detail: `No active fault ${r.params.id}.` });
+      }
+      return { status: 204 };
     },
   },
 ];

@@ -69,13 +69,30 @@ export function sendEmpty(res: ServerResponse, status: number): void {
   res.end();
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): void {
+  sendText(res, status, html, 'text/html; charset=utf-8', headers);
+}
+
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': String(Buffer.byteLength(html)),
+    'content-type': contentType,
+    'content-length': String(Buffer.byteLength(text)),
     'cache-control': 'no-cache, private',
+    'x-content-type-options': 'nosniff',
+    ...headers,
   });
-  res.end(html);
+  res.end(text);
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */

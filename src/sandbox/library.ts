@@ -10,8 +10,20 @@ import { HttpError, type SandboxErrorReason } from './http.js';
 import type { SandboxLogEvent } from './log.js';
 import { bookLink, cancel, findLink, reschedule, type ActionOutcome } from './meetings.js';
 import { startSandboxServer, type SandboxHandle } from './server.js';
+import { filterDeliveries } from './control.js';
+import {
+  FaultSpecError,
+  parseFaults,
+  type ApiFault,
+  type ApiFaultSpec,
+  type DeliveryFault,
+  type DeliveryFaultSpec,
+  type Fault,
+  type FaultsSpec,
+} from './faults.js';
 
-export type { EventName, Meeting, SandboxLogEvent };
+export type { EventName, Meeting, SandboxLogEvent, DeliveryRecord };
+export type { ApiFault, ApiFaultSpec, DeliveryFault, DeliveryFaultSpec, Fault, FaultsSpec };
 export { StateFileError } from './state.js';
 export { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 
@@ -38,6 +50,14 @@ export interface StartSandboxOptions {
   retryDelaysMs?: number[];
   /** How long one delivery attempt may take; default 10 s. */
   deliveryTimeoutMs?: number;
+  /**
+   * Makes UUIDs, link codes and generated times repeatable: the same calls in the same order
+   * give the same values (the clock starts at 2026-01-05T09:00:00Z and moves one second per
+   * change). For snapshot tests.
+   */
+  seed?: number;
+  /** Faults active from the start, as a faults file holds them ({ api: [...], deliveries: [...] }). */
+  faults?: FaultsSpec;
   /** Receives each request, delivery attempt and state-file problem. */
   log?: (event: SandboxLogEvent) => void;
 }
@@ -94,7 +114,8 @@ export interface SandboxActionResult {
   deliveries: DeliveryReport[];
 }
 
-export type SandboxErrorCode = SandboxErrorReason | 'invalid_input' | 'closed';
+export type SandboxErrorCode =
+  SandboxErrorReason | 'invalid_input' | 'closed' | 'delivery_not_found' | 'delivery_pending';
 
 /** Why an action was refused; branch on `code`, never on the message. */
 export class SandboxError extends Error {
@@ -114,6 +135,8 @@ export interface Sandbox {
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:41234 — link URLs are {publicUrl}/s/<code>. */
   readonly publicUrl: string;
+  /** The console in a browser: {publicUrl}/ (no key on loopback; elsewhere it asks). */
+  readonly consoleUrl: string;
   readonly apiKey: string;
   readonly host: string;
   readonly port: number;
@@ -129,12 +152,64 @@ export interface Sandbox {
     at: string | Date,
     opts?: RescheduleOptions,
   ): Promise<SandboxActionResult>;
+  /** Every meeting, oldest first, as `sched sandbox meetings --json` prints them. */
+  meetings(): Meeting[];
+  /**
+   * The deliveries kept (the last 1000), oldest first, each with every attempt, as
+   * `sched sandbox deliveries --json` prints them; narrowed by event, webhook or meeting.
+   */
+  deliveries(filter?: DeliveryFilter): DeliveryRecord[];
+  /** Sends a settled delivery once more; resolves with it when that attempt is done. */
+  resend(deliveryId: number): Promise<DeliveryRecord>;
+  /** Synthetic faults on API routes and deliveries (see SandboxFaults). */
+  readonly faults: SandboxFaults;
   /** Stops listening and delivering, and writes the state file. */
   close(): Promise<void>;
 }
 
+export interface DeliveryFilter {
+  event?: EventName;
+  webhook?: string;
+  meeting?: string;
+}
+
+/**
+ * Faults on purpose. Synthetic: the real service's 429 and 5xx bodies are unknown, so the
+ * sandbox answers its own `{"code","message"}` (and `Retry-After` for 429).
+ */
+export interface SandboxFaults {
+  /**
+   * The next `times` (default 1) requests to `route` ("GET /users/me/meeting-types", "/webhooks",
+   * "*" for every API route) answer `status` (429 or 5xx, `retryAfter` seconds), have their
+   * connection reset, or wait `ms` first.
+   */
+  api(fault: ApiFaultSpec): ApiFault;
+  /**
+   * The next `times` deliveries to `webhook` (a UUID, or "*") fail with `status` (sent
+   * nowhere), time out (after the delivery timeout), or wait `ms` before being sent.
+   */
+  delivery(fault: DeliveryFaultSpec): DeliveryFault;
+  /** The active faults with what is left of each. */
+  list(): Fault[];
+  /** Removes one fault; false when there is no such id. */
+  remove(id: number): boolean;
+  clear(): void;
+}
+
 /** Starts a sandbox; resolves once it listens. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  if (options.faults !== undefined) {
+    try {
+      parseFaults(options.faults);
+    } catch (e) {
+      if (e instanceof FaultSpecError) {
+        throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
+          [e.field]: [e.message],
+        });
+      }
+      throw e;
+    }
+  }
   const server = await startSandboxServer({
     host: options.host,
     port: options.port ?? 0,
@@ -145,6 +220,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     serviceName: options.serviceName,
     retryDelaysMs: options.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS],
     deliveryTimeoutMs: options.deliveryTimeoutMs,
+    seed: options.seed,
+    faults: options.faults,
     log: options.log,
   });
   return wrap(server);
@@ -172,6 +249,7 @@ function wrap(server: SandboxHandle): Sandbox {
   return {
     baseUrl: server.baseUrl,
     publicUrl: server.publicUrl,
+    consoleUrl: server.consoleUrl,
     apiKey: server.apiKey,
     host: server.host,
     port: server.port,
@@ -205,11 +283,46 @@ function wrap(server: SandboxHandle): Sandbox {
         meetingUuid,
       );
     },
+    meetings: () => [...state.meetings.values()].map((m) => m.meeting),
+    deliveries: (filter = {}) => filterDeliveries(core, filter),
+    async resend(deliveryId) {
+      if (closed) throw new SandboxError('closed', 'the sandbox is closed');
+      const d = core.deliveries.get(deliveryId);
+      if (!d) throw new SandboxError('delivery_not_found', `no delivery ${deliveryId} kept`);
+      if (!core.deliveries.resend(d)) {
+        throw new SandboxError(
+          'delivery_pending',
+          `delivery ${deliveryId} is still being attempted`,
+        );
+      }
+      return core.deliveries.settled(d);
+    },
+    faults: {
+      api: (fault) => addFault(core, { api: [fault] }) as ApiFault,
+      delivery: (fault) => addFault(core, { deliveries: [fault] }) as DeliveryFault,
+      list: () => core.faults.list(),
+      remove: (id) => core.faults.remove(id),
+      clear: () => core.faults.clear(),
+    },
     close() {
       closed = true;
       return server.close();
     },
   };
+}
+
+/** Adds one fault; a wrong description is an 'invalid_input' SandboxError naming the field. */
+function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
+  try {
+    return core.faults.add(spec)[0]!;
+  } catch (e) {
+    if (e instanceof FaultSpecError) {
+      throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
+        [e.field]: [e.message],
+      });
+    }
+    throw e;
+  }
 }
 
 /** The HTTP refusal of the control endpoints, as an error with a code. */

@@ -16,5 +16,9 @@ export type SandboxLogEvent =
       error: string | undefined;
       /** 'delivered', 'retrying' (another attempt follows) or 'failed' (given up). */
       outcome: 'delivered' | 'retrying' | 'failed';
+      /** The synthetic fault the attempt met, when one was set (faults.ts). */
+      fault?: string;
     }
-  | { type: 'state-error'; message: string };
+  | { type: 'state-error'; message: string }
+  /** A request answered by a synthetic fault (faults.ts) rather than its route. */
+  | { type: 'fault'; method: string; path: string; fault: string };

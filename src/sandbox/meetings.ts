@@ -9,6 +9,7 @@ import {
   cancelMeeting,
   rescheduleMeeting,
 } from '../webhooks/meeting.js';
+import { freshUuid } from './api.js';
 import type { SandboxCore } from './core.js';
 import type { DeliveryRecord } from './deliveries.js';
 import { httpError, validationError } from './http.js';
@@ -211,6 +212,7 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   const type = core.state.meetingTypesByUuid.get(link.meeting_type_uuid);
   if (!type) throw httpError(404, 'Not found.').because('meeting_type_not_found');
   const meeting = buildMeeting({
+    uuid: freshUuid(core, core.state.meetings),
     meetingType: type,
     invitee: { name, email, timezone, locale: 'en' },
     start: start!,

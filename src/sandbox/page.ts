@@ -13,7 +13,7 @@ import { isoWithOffset } from './seed.js';
  * HTML text for any value: the state file is a user-editable JSON file, so a field typed as a
  * number (`duration`) or a string may hold anything. Every value on the page goes through here.
  */
-function esc(value: unknown): string {
+export function esc(value: unknown): string {
   const s = value === null || value === undefined ? '' : String(value);
   return s.replace(
     /[&<>"']/g,

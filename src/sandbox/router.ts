@@ -14,8 +14,19 @@ import {
   sendEmpty,
   sendHtml,
   sendJson,
+  sendText,
 } from './http.js';
+import { describeFault, type Faults } from './faults.js';
+import { hostAllowed } from './hosts.js';
 import type { SandboxLogEvent } from './log.js';
+
+/** A Host header as it may be quoted back: printable ASCII only, at most 100 characters. */
+function sanitizeHost(h: string): string {
+  return h
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/"/g, "'")
+    .slice(0, 100);
+}
 
 /** A request as it reached the sandbox. */
 export interface RecordedRequest {
@@ -46,7 +57,10 @@ export interface RouteRequest {
 
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
-  | { status: number; html: string }
+  | { status: number; html: string; headers?: Record<string, string> }
+  | { status: number; text: string; contentType: string; headers?: Record<string, string> }
+  /** The handler answers on its own, over time (the console's event stream). */
+  | { status: number; stream: (req: IncomingMessage, res: ServerResponse) => void }
   | { status: 204 };
 
 export interface Route {
@@ -145,6 +159,10 @@ export interface RouterOptions {
   bodyTimeoutMs?: number;
   /** When given, every request is appended to it (tests look at what reached the sandbox). */
   requests?: RecordedRequest[];
+  /** The names the Host header may give (hosts.ts); filled in once the sandbox listens. */
+  hostNames: ReadonlySet<string>;
+  /** Synthetic faults for API routes (faults.ts); none when absent. */
+  faults?: Faults;
   log(event: SandboxLogEvent): void;
 }
 
@@ -152,8 +170,9 @@ export interface RouterOptions {
 export function createRequestHandler(
   core: SandboxCore,
   routeTable: readonly Route[],
-  { apiKey, maxBodyBytes, bodyTimeoutMs, requests, log }: RouterOptions,
+  options: RouterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { apiKey, maxBodyBytes, bodyTimeoutMs, requests, log } = options;
   const routes = routeTable.map(compile);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -172,6 +191,13 @@ export function createRequestHandler(
         throw httpError(400, 'Malformed request target.');
       }
 
+      if (!hostAllowed(req.headers.host, options.hostNames)) {
+        const host = sanitizeHost(req.headers.host!);
+        throw httpError(
+          403,
+          `Host "${host}" is not a name of this sandbox: it answers only requests addressed to ${[...options.hostNames].join(', ')} or an IP address (a guard against DNS rebinding).`,
+        );
+      }
       const body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
       if (!body.ok && body.reason !== 'too-large') {
         // The client went away or stalled; nobody is left to answer.
@@ -236,6 +262,31 @@ export function createRequestHandler(
       }
       const route = hit.r;
 
+      // A synthetic fault stands in front of the route, as a rate limiter or a failing proxy
+      // would: before the key check.
+      const fault = options.faults?.takeApi(wanted, url.pathname);
+      if (fault) {
+        const what = `${describeFault(fault)} (synthetic fault)`;
+        log({ type: 'fault', method, path: rawUrl, fault: what });
+        if (fault.type === 'reset') {
+          status = 0;
+          req.socket.destroy();
+          return;
+        }
+        if (fault.type === 'delay') {
+          await new Promise((resolve) => setTimeout(resolve, fault.ms));
+        } else {
+          throw httpError(
+            fault.status,
+            fault.status === 429
+              ? 'Too many requests (a synthetic fault set in the sandbox).'
+              : 'Server error (a synthetic fault set in the sandbox).',
+            {},
+            fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) },
+          );
+        }
+      }
+
       if (route.auth) {
         const given = req.headers['x-api-key'];
         if (given === undefined || given === '') {
@@ -263,7 +314,10 @@ export function createRequestHandler(
       const reply = await route.handle(core, { req, url, params, body: parsedBody });
       status = reply.status;
       if ('json' in reply) sendJson(res, reply.status, reply.json, reply.headers);
-      else if ('html' in reply) sendHtml(res, reply.status, reply.html);
+      else if ('html' in reply) sendHtml(res, reply.status, reply.html, reply.headers);
+      else if ('text' in reply) {
+        sendText(res, reply.status, reply.text, reply.contentType, reply.headers);
+      } else if ('stream' in reply) reply.stream(req, res);
       else sendEmpty(res, reply.status);
     } catch (e) {
       if (e instanceof HttpError) {

@@ -11,7 +11,12 @@ import { DEFAULT_SERVICE_NAME } from '../webhooks/delivery.js';
 import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
 import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
+import { isLoopback } from '../api/url.js';
+import { consoleControlRoutes, consolePageRoutes } from './console.js';
 import { controlRoutes } from './control.js';
+import { Faults, type FaultsSpec } from './faults.js';
+import { ownHostNames } from './hosts.js';
+import { cryptoRandom, isSeed, seededClock, seededRandom } from './random.js';
 import type { SandboxLogEvent } from './log.js';
 import { pageRoutes } from './page.js';
 import { createRequestHandler, type RecordedRequest } from './router.js';
@@ -54,8 +59,12 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Receives request, delivery and state-error events. */
   log?: (event: SandboxLogEvent) => void;
-  /** The clock (tests pin it). */
+  /** The clock (tests pin it); with `seed` and no clock, a seeded one. */
   now?: () => Date;
+  /** Makes UUIDs, link codes and generated times repeatable (random.ts). */
+  seed?: number;
+  /** Faults active from the start (faults.ts; checked, FaultSpecError when wrong). */
+  faults?: FaultsSpec;
 }
 
 export interface SandboxHandle {
@@ -63,6 +72,8 @@ export interface SandboxHandle {
   baseUrl: string;
   /** e.g. http://127.0.0.1:4010 (link pages live at {publicUrl}/s/<code>) */
   publicUrl: string;
+  /** The console: {publicUrl}/ */
+  consoleUrl: string;
   apiKey: string;
   host: string;
   port: number;
@@ -70,6 +81,7 @@ export interface SandboxHandle {
   requests: RecordedRequest[];
   state: SandboxState;
   deliveries: Deliveries;
+  faults: Faults;
   /** What the handlers work with (the library acts on it directly). */
   core: SandboxCore;
   /** True when state was loaded from an existing stateFile. */
@@ -91,7 +103,12 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const apiKey = options.apiKey ?? DEFAULT_SANDBOX_API_KEY;
   if (apiKey === '') throw new Error('the sandbox API key must not be empty');
-  const now = options.now ?? (() => new Date());
+  if (options.seed !== undefined && !isSeed(options.seed)) {
+    throw new RangeError(`the seed must be a whole number from 0 to 2^53 - 1, got ${options.seed}`);
+  }
+  const seeded = options.seed === undefined ? undefined : seededClock();
+  const now = options.now ?? seeded?.now ?? (() => new Date());
+  const random = options.seed === undefined ? cryptoRandom : seededRandom(options.seed);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logFn = options.log ?? (() => {});
   const hostTimezone = options.hostTimezone ?? DEFAULT_HOST_TIMEZONE;
@@ -109,6 +126,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     state = new SandboxState(seedMeetingTypes(options.seedTypes));
   }
 
+  if (seeded) state.onChange(seeded.tick);
   const persister = options.stateFile
     ? new StatePersister(options.stateFile, state, (e) =>
         logFn({ type: 'state-error', message: `cannot write ${options.stateFile}: ${e.message}` }),
@@ -119,12 +137,17 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     if (!stateLoaded) persister.schedule();
   }
 
+  const faults = new Faults();
+  if (options.faults !== undefined) faults.add(options.faults);
   const deliveries = new Deliveries({
+    faults,
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timeoutMs: options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
     keep: 1000,
     log: logFn,
+    random,
+    now,
   });
 
   const requests: RecordedRequest[] = [];
@@ -136,11 +159,24 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     hostTimezone,
     deliveries,
+    faults,
+    random,
+    consoleKey: isLoopback(host) ? apiKey : undefined,
     now,
     log: logFn,
   } satisfies SandboxCore;
 
-  const handle = createRequestHandler(core, [...apiRoutes, ...controlRoutes, ...pageRoutes], {
+  const hostNames = new Set<string>();
+  const routes = [
+    ...apiRoutes,
+    ...controlRoutes,
+    ...consoleControlRoutes,
+    ...pageRoutes,
+    ...consolePageRoutes,
+  ];
+  const handle = createRequestHandler(core, routes, {
+    hostNames,
+    faults,
     apiKey,
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs,
@@ -176,17 +212,20 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const publicUrl = (options.publicUrl ?? origin).replace(/\/+$/, '');
   core.publicUrl = publicUrl;
   core.baseUrl = `${origin}/api`;
+  for (const name of ownHostNames(host, publicUrl)) hostNames.add(name);
 
   let closing: Promise<void> | undefined;
   return {
     baseUrl: core.baseUrl,
     publicUrl,
+    consoleUrl: `${publicUrl}/`,
     apiKey,
     host,
     port,
     requests,
     state,
     deliveries,
+    faults,
     core,
     stateLoaded,
     flushState: () => persister?.flush() ?? Promise.resolve(),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Meeting } from '../api/types.js';
+import { distrust, octal } from '../config/ownership.js';
 import { jsonErrorPlace } from '../text/json-error.js';
 import type { MeetingTypeRecord } from './seed.js';
 
@@ -77,7 +78,7 @@ export class SandboxState {
   readonly webhooks = new Map<string, WebhookRecord>();
   readonly meetings = new Map<string, MeetingRecord>();
   private readonly sortCache = new Map<string, MeetingTypeRecord[]>();
-  private readonly listeners: Array<() => void> = [];
+  private readonly listeners = new Set<() => void>();
 
   constructor(meetingTypes: MeetingTypeRecord[]) {
     this.meetingTypes = meetingTypes;
@@ -112,9 +113,11 @@ export class SandboxState {
     return this.sortCache.size;
   }
 
-  /** Called after every change (persistence listens). */
-  onChange(fn: () => void): void {
-    this.listeners.push(fn);
+  /** Called after every change (persistence and the console listen); returns an off. */
+  onChange(fn: () => void): () => void {
+    const own = () => fn();
+    this.listeners.add(own);
+    return () => this.listeners.delete(own);
   }
 
   changed(): void {
@@ -152,7 +155,42 @@ export interface StateFile {
   meetings: MeetingRecord[];
 }
 
-export class StateFileError extends Error {}
+export class StateFileError extends Error {
+  constructor(
+    message: string,
+    /** What to do about it, when there is more to say than "choose another file". */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The config's trust rule (config/ownership.ts) for the state file and its directory: the file
+ * says where deliveries go and holds their secrets, so one that someone else wrote or could
+ * write is refused, never just read.
+ */
+function checkStateTrust(file: string): void {
+  const dir = dirname(file);
+  const d = distrust(dir);
+  if (d) {
+    throw new StateFileError(
+      d.why === 'owner'
+        ? `the directory of the state file, ${dir}, belongs to another user (uid ${d.uid}); the sandbox will not use state someone else can change`
+        : `the directory of the state file, ${dir}, is writable by others (mode ${octal(d.mode)}); anyone could replace the state file in it`,
+      `keep the state file in a directory of your own (chmod 700 "${dir}")`,
+    );
+  }
+  const f = distrust(file);
+  if (f) {
+    throw new StateFileError(
+      f.why === 'owner'
+        ? `the state file ${file} belongs to another user (uid ${f.uid}); the sandbox will not use state someone else wrote`
+        : `the state file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its webhooks and secrets`,
+      `check its webhooks, then chmod 600 "${file}"; or choose another --state file`,
+    );
+  }
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -169,8 +207,12 @@ function checkArray(data: Record<string, unknown>, key: string, idKey: string): 
   });
 }
 
-/** Reads a state file; undefined when it does not exist. Throws StateFileError when unusable. */
+/**
+ * Reads a state file; undefined when it does not exist. Throws StateFileError when it is unusable
+ * or not to be trusted.
+ */
 export async function loadStateFile(file: string): Promise<StateFile | undefined> {
+  checkStateTrust(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -678,7 +678,7 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
     it('routes a path starting with // as a path, not as another host', async () => {
       const answer = await raw(
         sb,
-        `GET //evil.example/api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
+        `GET //evil.example/api/webhooks HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
       );
       expect(answer).toMatch(/^HTTP\/1\.1 404/);
     });
@@ -686,7 +686,7 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
     it("takes a proxy's absolute-form target as it is", async () => {
       const answer = await raw(
         sb,
-        `GET http://sandbox.example/api/webhooks HTTP/1.1\r\nHost: sandbox.example\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
+        `GET http://localhost/api/webhooks HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${sb.apiKey}\r\nConnection: close\r\n\r\n`,
       );
       expect(answer).toMatch(/^HTTP\/1\.1 200/);
       expect(answer).toContain('"_embedded"');
@@ -718,7 +718,7 @@ describe('sandbox API (spec sections 2, 4, 5, 7, 8)', () => {
       const n = sb.requests.length;
       await raw(
         sb,
-        `GET /api/webhooks HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nx-trace: a\r\nx-trace: b\r\nConnection: close\r\n\r\n`,
+        `GET /api/webhooks HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${sb.apiKey}\r\nx-trace: a\r\nx-trace: b\r\nConnection: close\r\n\r\n`,
       );
       expect(sb.requests[n]!.headers['x-trace']).toBe('a, b');
     });

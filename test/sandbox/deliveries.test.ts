@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deliveries } from '../../src/sandbox/deliveries.js';
 import type { SandboxLogEvent } from '../../src/sandbox/log.js';
+import { cryptoRandom } from '../../src/sandbox/random.js';
 import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startRawReceiver } from '../helpers/hostile.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -75,6 +76,8 @@ describe('sandbox deliveries', () => {
       timeoutMs: 5_000,
       keep: 2,
       log: (e) => log.push(e),
+      random: cryptoRandom,
+      now: () => new Date(),
     });
     const made = [1, 2, 3].map(() => d.enqueue(webhook, 'meetingScheduled', meeting));
     await d.idle();

@@ -231,6 +231,10 @@ describe('startSandbox (the sched/sandbox library)', () => {
           // import-free text rules: quoting and JSON error positions (state file, meetings)
           'src/text/quote.ts',
           'src/text/json-error.ts',
+          // node:fs only: the trust rule the config and the --state file share
+          'src/config/ownership.ts',
+          // import-free URL helpers (whether the console needs a key)
+          'src/api/url.ts',
         ].includes(f),
     );
     expect(outside).toEqual([]);

@@ -27,7 +27,7 @@ beforeAll(async () => {
       },
       { method: 'GET', path: '/ok', auth: false, body: 'none', handle: () => ({ status: 204 }) },
     ],
-    { apiKey: 'k', maxBodyBytes: 1024, log: (e) => events.push(e) },
+    { apiKey: 'k', maxBodyBytes: 1024, hostNames: new Set(), log: (e) => events.push(e) },
   );
   server = http.createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,7 @@
 // `sched sandbox` in-process: what it prints, what --quiet and --public-url change, and its
 // log lines. The binary, stopped by real signals: test/e2e/sandbox.test.ts; an address it
 // cannot listen on: test/rules/listen-failure.test.ts.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,27 @@ describe('sched sandbox', () => {
     expect(again.io.stderrText()).toContain(
       'note: --seed-types is ignored because the state file already has meeting types',
     );
+  });
+});
+
+describe('sched sandbox --state: the config trust rule', () => {
+  it('a world-writable state file: one error line naming it and the fix, exit 2, nothing served', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sched-serve-'));
+    dirs.push(dir);
+    const file = join(dir, 'state.json');
+    await writeFile(file, '{}');
+    await chmod(file, 0o666);
+    const io = createBufferIO();
+    const code = await runCli(['sandbox', '--port', '0', '--state', file], {
+      io: () => io,
+      env: { SCHED_CONFIG_DIR: join(tmpdir(), 'sched-serve-no-config') },
+    });
+    expect(code).toBe(2);
+    expect(io.stdoutText()).toBe('');
+    expect(io.stderrText()).toContain(
+      `the state file ${file} is writable by others (mode 0666); anyone could have changed its webhooks and secrets`,
+    );
+    expect(io.stderrText()).toContain(`chmod 600 "${file}"`);
   });
 });
 

@@ -1,6 +1,6 @@
 // startSandboxServer's own options: the address it shows for each kind of host, its defaults,
 // what it refuses, flushing its state file, and a state file that is damaged.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,5 +97,47 @@ describe('a damaged state file', () => {
     const e = await loadStateFile(file).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(StateFileError);
     expect((e as Error).message).toBe(`${file} is damaged: ${why}`);
+  });
+});
+
+describe('a state file someone else could have written (the config trust rule)', () => {
+  it.each([
+    [
+      'the file writable by others',
+      0o666,
+      0o700,
+      /the state file .* is writable by others \(mode 0666\)/,
+    ],
+    [
+      'its directory writable by others',
+      0o600,
+      0o777,
+      /the directory of the state file, .*, is writable by others \(mode 0777\)/,
+    ],
+  ])('%s: refused before it is read', async (_what, fileMode, dirMode, message) => {
+    const sub = mkdtempSync(path.join(dir, 'trust-'));
+    const file = path.join(sub, 'state.json');
+    const first = await startSandboxServer({ stateFile: file });
+    await first.close();
+    chmodSync(file, fileMode);
+    chmodSync(sub, dirMode);
+    try {
+      const err = await startSandboxServer({ stateFile: file }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StateFileError);
+      expect((err as Error).message).toMatch(message);
+      expect((err as StateFileError).hint).toMatch(/chmod/);
+    } finally {
+      chmodSync(sub, 0o700);
+    }
+  });
+
+  it('a directory writable by all but sticky (like /tmp) is fine', async () => {
+    const sub = mkdtempSync(path.join(dir, 'sticky-'));
+    chmodSync(sub, 0o1777);
+    const sb = await startSandboxServer({ stateFile: path.join(sub, 'state.json') });
+    await sb.close();
+    const again = await startSandboxServer({ stateFile: path.join(sub, 'state.json') });
+    expect(again.stateLoaded).toBe(true);
+    await again.close();
   });
 });

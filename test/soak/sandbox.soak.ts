@@ -1,7 +1,8 @@
 // The sandbox (`sched sandbox`, the binary) serving many requests (1,000,000 at full scale)
 // from 16 keep-alive clients: lists, pages, webhooks created and deleted again, a wrong key, an
 // unknown path. Every answer is checked, and the sandbox's memory stays flat (the work leaves
-// its state as it found it, so nothing may grow).
+// its state as it found it, so nothing may grow) — with the console open on the live log all
+// along (its event stream read as a browser would, every change told, never cut off).
 import { Agent, request } from 'undici';
 import { expect, it } from 'vitest';
 import {
@@ -31,6 +32,30 @@ it(`sandbox: ${REQUESTS} requests from ${CLIENTS} clients, every answer right, f
   const memory = sampleMemory(proc.pid, () => done / REQUESTS);
   const wrong: string[] = [];
   const started = Date.now();
+
+  // The console, open on the live log: the page, then its event stream, read to the end.
+  const origin = new URL(baseUrl).origin;
+  expect((await fetch(`${origin}/`)).status).toBe(200);
+  const stream = new AbortController();
+  const live = { changed: 0, bytes: 0, ended: false };
+  const events = await fetch(`${baseUrl}/_sandbox/events`, {
+    headers: { 'x-api-key': apiKey },
+    signal: stream.signal,
+  });
+  expect(events.status).toBe(200);
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of events.body!) {
+        const text = decoder.decode(chunk as Uint8Array, { stream: true });
+        live.bytes += text.length;
+        live.changed += text.split('event: changed\n').length - 1;
+      }
+      live.ended = true;
+    } catch {
+      // Aborted by us at the end.
+    }
+  })();
 
   const call = async (
     method: 'GET' | 'POST' | 'DELETE',
@@ -104,12 +129,18 @@ it(`sandbox: ${REQUESTS} requests from ${CLIENTS} clients, every answer right, f
   const seconds = (Date.now() - started) / 1000;
   const mem = memoryVerdict(memory.stop());
   const after = await call('GET', '/webhooks');
+  // The stream was open all along, told the changes (coalesced), and is still open now.
+  const liveEnded = live.ended;
+  stream.abort();
+  await reading;
   proc.child.kill('SIGTERM');
   await proc.exited;
   await agent.close();
 
   expect(wrong).toEqual([]);
   expect(done).toBeGreaterThanOrEqual(REQUESTS);
+  expect(liveEnded).toBe(false);
+  expect(live.changed).toBeGreaterThan(0);
   // Every webhook created was deleted again: the state is as it started.
   expect((after.json as Page).total).toBe(0);
   report(
@@ -119,6 +150,7 @@ it(`sandbox: ${REQUESTS} requests from ${CLIENTS} clients, every answer right, f
       clients: CLIENTS,
       seconds: Math.round(seconds),
       perSecond: Math.round(done / seconds),
+      liveLogEvents: live.changed,
     },
     mem,
   );

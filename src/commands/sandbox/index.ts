@@ -21,6 +21,14 @@ function seedCount(value: string): number {
   return Number(v);
 }
 
+function seedNumber(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new InvalidArgumentError('--seed must be a whole number from 0 to 9007199254740991');
+  }
+  return Number(v);
+}
+
 export const serveInput = input({
   options: [
     value('--port <n>', 'port to listen on (0 = any free port)', {
@@ -39,6 +47,13 @@ export const serveInput = input({
       '--public-url <url>',
       'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
     ),
+    value(
+      '--faults <file>',
+      'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})',
+    ),
+    value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
+      parse: seedNumber,
+    }),
     // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
     value('--seed-types <n>', 'start with exactly <n> meeting types', {
       parse: seedCount,
@@ -89,6 +104,15 @@ export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
 
 const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
 
+export const deliveriesInput = input({
+  options: [
+    value('--event <name>', 'only deliveries of this event, e.g. meetingScheduled'),
+    value('--webhook <uuid>', 'only deliveries to this webhook'),
+    value('--meeting <uuid>', 'only deliveries about this meeting'),
+  ],
+});
+export type SandboxDeliveriesOptions = InputOf<typeof deliveriesInput>;
+
 export const sandbox = command({
   name: 'sandbox',
   description: 'Run a local emulator of the whole service API, with bookings and signed deliveries',
@@ -134,6 +158,26 @@ export const sandbox = command({
       json: MEETING_JSON,
       formats: ALL_FORMATS,
       load: () => import('./reschedule.js'),
+    }),
+    command({
+      name: 'meetings',
+      description: 'List the meetings of a running sandbox (booked, cancelled, rescheduled)',
+      examples: ['sched sandbox meetings', 'sched sandbox meetings --json | jq -r ".[].uuid"'],
+      json: 'an array of meeting objects, oldest first, as the sandbox keeps them',
+      formats: ALL_FORMATS,
+      load: () => import('./meetings.js'),
+    }),
+    command({
+      name: 'deliveries',
+      description: 'List the webhook deliveries of a running sandbox, with every attempt',
+      input: deliveriesInput,
+      examples: [
+        'sched sandbox deliveries',
+        'sched sandbox deliveries --event meetingCancelled --meeting "$MEETING" --json',
+      ],
+      json: 'an array of delivery records (id, event, webhook_uuid, meeting_uuid, url, signed, body, headers, state, attempts, next_retry_at), oldest first; the sandbox keeps the last 1000',
+      formats: ALL_FORMATS,
+      load: () => import('./deliveries.js'),
     }),
   ],
 });

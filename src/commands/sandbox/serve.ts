@@ -7,7 +7,12 @@ import type { SandboxServeOptions } from './index.js';
 import { Failure, UsageError, whenAborted } from '../../errors.js';
 import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
-import { quoteUrl } from '../../text/quote.js';
+import { open } from 'node:fs/promises';
+import type { FaultsSpec } from '../../sandbox/faults.js';
+import { readAtMost } from '../../read-bytes.js';
+import { fileProblem } from '../../text/file-problem.js';
+import { jsonErrorPlace } from '../../text/json-error.js';
+import { quote, quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
 
 function clock(): string {
@@ -37,16 +42,60 @@ export function sandboxLog(io: IO, quiet: boolean): (e: SandboxLogEvent) => void
       if (!quiet) io.err(dim(`${clock()} ${e.method} ${e.path} ${e.status} ${e.ms}ms`));
     } else if (e.type === 'delivery') {
       const what = `${clock()} delivery ${e.event} -> ${e.url} attempt ${e.attempt}:`;
-      const result = e.status !== undefined ? `HTTP ${e.status}` : `no answer (${e.error})`;
+      const answer = e.status !== undefined ? `HTTP ${e.status}` : `no answer (${e.error})`;
+      const result = e.fault === undefined ? answer : `${answer} [${e.fault}]`;
       if (e.outcome === 'delivered') io.err(`${what} ${io.colorErr.green(result)}`);
       else {
         const next = e.outcome === 'retrying' ? ', will retry' : ', giving up';
         io.err(`${what} ${io.colorErr.yellow(result + next)}`);
       }
+    } else if (e.type === 'fault') {
+      io.err(io.colorErr.yellow(`${clock()} ${e.method} ${e.path}: ${e.fault}`));
     } else {
       io.err(`${io.colorErr.red('warning:')} ${e.message}`);
     }
   };
+}
+
+/** The largest faults file read (a list of faults is a few hundred bytes). */
+const MAX_FAULTS_FILE = 1024 * 1024;
+
+/** Reads and checks --faults: one clear line naming the file (and the field) when wrong. */
+async function readFaultsFile(file: string): Promise<FaultsSpec> {
+  let text: string;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      const bytes = await readAtMost(fh.createReadStream({ autoClose: false }), MAX_FAULTS_FILE);
+      if (bytes === undefined) {
+        throw new UsageError(`--faults ${quote(file)} is larger than 1 MiB`);
+      }
+      text = bytes.toString('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read --faults ${quote(file)}: ${fileProblem(e)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--faults ${quote(file)} is not valid JSON${jsonErrorPlace(text)}`);
+  }
+  const { parseFaults, FaultSpecError } = await import('../../sandbox/faults.js');
+  try {
+    parseFaults(data);
+  } catch (e) {
+    if (e instanceof FaultSpecError) {
+      throw new UsageError(`--faults ${quote(file)}: ${e.message}`, {
+        hint: 'e.g. {"api":[{"route":"GET /users/me/meeting-types","times":2,"type":"status","status":429,"retryAfter":1}]}; see docs/sandbox.md',
+      });
+    }
+    throw e;
+  }
+  return data as FaultsSpec;
 }
 
 export async function run(ctx: Context, flags: SandboxServeOptions): Promise<void> {
@@ -63,6 +112,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     insecureDefaultKey: flags.insecureDefaultKey === true,
   });
 
+  const faults = flags.faults === undefined ? undefined : await readFaultsFile(flags.faults);
   const dim = (s: string) => io.colorErr.dim(s);
   const log = sandboxLog(io, quiet);
 
@@ -78,12 +128,14 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
       serviceName: flags.serviceName,
       publicUrl,
       seedTypes: flags.seedTypes,
+      seed: flags.seed,
+      faults,
       log,
     });
   } catch (e) {
     if (e instanceof StateFileError) {
       throw new UsageError(e.message, {
-        hint: 'move the file away or choose another --state file',
+        hint: e.hint ?? 'move the file away or choose another --state file',
       });
     }
     throw listenFailure(e as NodeJS.ErrnoException, flags.host, flags.port);
@@ -99,7 +151,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     await io.out(sb.baseUrl + '\n');
   } else {
     await io.out(
-      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nAPI key:    ${sb.apiKey}\n`,
+      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nConsole:    ${sb.consoleUrl}\nAPI key:    ${sb.apiKey}\n`,
     );
   }
   if (sb.loaded) {

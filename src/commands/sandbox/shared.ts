@@ -33,14 +33,23 @@ export function checkIsoTime(value: string, flag = '--at'): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function checkMeetingUuid(value: string): string {
+const UUID_HINTS = {
+  meeting:
+    '`sched sandbox book` prints the UUID of the meeting it creates; `sched sandbox meetings` lists them',
+  webhook: '`sched webhooks ls` lists the webhooks with their UUIDs',
+} as const;
+
+/** A meeting or webhook UUID given on the command line, checked locally (exit 2). */
+export function checkUuid(value: string, what: keyof typeof UUID_HINTS): string {
   const v = value.trim();
   if (!UUID.test(v)) {
-    throw new UsageError(`${quote(value)} is not a meeting UUID`, {
-      hint: '`sched sandbox book` prints the UUID of the meeting it creates',
-    });
+    throw new UsageError(`${quote(value)} is not a ${what} UUID`, { hint: UUID_HINTS[what] });
   }
   return v.toLowerCase();
+}
+
+export function checkMeetingUuid(value: string): string {
+  return checkUuid(value, 'meeting');
 }
 
 /**

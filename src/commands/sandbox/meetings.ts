@@ -1,0 +1,7 @@
+// sched sandbox meetings: every meeting of a running sandbox (readouts.ts).
+import type { Context } from '../../context.js';
+import { meetings } from './readouts.js';
+
+export async function run(ctx: Context): Promise<void> {
+  await meetings(ctx);
+}

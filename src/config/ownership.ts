@@ -1,0 +1,39 @@
+// Whether a file or directory can be trusted: the one rule that the config store (profiles hold
+// the base URL the key is sent to) and the sandbox's --state file (webhook URLs and secrets)
+// both apply before reading. A leaf module: node:fs only, so the sandbox library can use it
+// without loading the CLI.
+//
+// POSIX only: Windows has neither these owners nor these modes (ACLs protect the files).
+import fs from 'node:fs';
+
+export const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
+
+export function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+/** Modes mean nothing on Windows: nothing to check or tighten there. */
+export const POSIX = process.platform !== 'win32';
+
+/** Why a path is not to be trusted. */
+export type Distrust = { why: 'owner'; uid: number } | { why: 'writable'; mode: number };
+
+/**
+ * The trust rule: a path owned by another user, or writable by others (a directory with the
+ * sticky bit excepted, like /tmp: nobody can replace another's file in it), is not trusted. A
+ * symbolic link is judged by what it points to. Undefined when trusted, absent or not POSIX.
+ */
+export function distrust(p: string): Distrust | undefined {
+  if (!POSIX) return undefined;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return undefined;
+  }
+  const uid = currentUid();
+  if (uid !== undefined && st.uid !== uid) return { why: 'owner', uid: st.uid };
+  if (st.mode & 0o002 && !(st.isDirectory() && st.mode & 0o1000)) {
+    return { why: 'writable', mode: st.mode };
+  }
+  return undefined;
+}
