@@ -5,7 +5,7 @@
 //   node scripts/gen-docs.mjs
 // The TypeScript is bundled in memory with esbuild (dependencies stay external) and run once.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,6 +21,12 @@ await build({
   format: 'esm',
   packages: 'external',
   logLevel: 'warning',
+  // The version help prints, put in as scripts/build.mjs does.
+  define: {
+    SCHED_VERSION: JSON.stringify(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    ),
+  },
 });
 const { generatedFiles } = await import(pathToFileURL(entry).href);
 
