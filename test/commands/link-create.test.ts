@@ -123,10 +123,37 @@ describe('sched link create', () => {
     expect(piped.stderr).toBe('');
   });
 
+  it('by name as people see it, case and spacing forgiven; an upper-case UUID is the same UUID', async () => {
+    for (const ref of ['Intro call', 'INTRO CALL', ' intro  call ', 'Intro-Call']) {
+      h.sb.requests.length = 0;
+      const r = await link([ref]);
+      expect(r.code, `${ref}: ${r.stderr}`).toBe(0);
+      expect(typeOf(r.stdout.trim())).toBe(INTRO);
+    }
+    h.sb.requests.length = 0;
+    const r = await link([INTRO.toUpperCase(), '-o', 'csv']);
+    expect(r.code).toBe(0);
+    expect(h.sb.requests.map((q) => q.method)).toEqual(['POST']);
+    expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
+    expect(r.stdout).toContain(`,${INTRO},`);
+  });
+
+  it.each([['intro_call'], ['Intro-Cal'], ['intro-calll'], ['intro cal'], ['Discovery-sesion']])(
+    'a near miss (%s): exit 2, "did you mean" the closest slug first, nothing created',
+    async (ref) => {
+      const r = await link([ref]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: no meeting type with slug or name "${ref}"`);
+      const first = /did you mean "([^"]+)"/.exec(r.stderr)?.[1];
+      expect(first).toBe(ref.toLowerCase().startsWith('d') ? 'discovery-session' : 'intro-call');
+      expect(posts()).toHaveLength(0);
+    },
+  );
+
   it('an unknown slug is exit 2 naming it, with suggestions, and nothing is created', async () => {
     const r = await link(['intro', 'nope-nothing']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no meeting type with slug "intro", "nope-nothing"/);
+    expect(r.stderr).toMatch(/no meeting type with slug or name "intro", "nope-nothing"/);
     expect(r.stderr).toContain('did you mean "intro-call"?');
     expect(r.stdout).toBe('');
     expect(posts()).toHaveLength(0);
@@ -186,7 +213,7 @@ describe('sched link create with ambiguous slugs', () => {
       env: { ...dup.env, SCHED_CONFIG_DIR: h.config },
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('ambiguous meeting-type slug "call"');
+    expect(r.stderr).toContain('ambiguous meeting type "call"');
     expect(r.stderr).toContain('11111111-1111-4111-8111-111111111111');
     expect(r.stderr).toContain('22222222-2222-4222-8222-222222222222');
     expect(dup.requests.filter((q) => q.method === 'POST')).toHaveLength(0);

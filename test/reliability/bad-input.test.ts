@@ -218,7 +218,7 @@ const CASES: BadInput[] = [
     argv: () => ['link', 'create'],
     error: /meeting-type UUID or slug/,
   },
-  ...['', '   ', 'intro call', 'a\u0000b', 'x\nrm -rf /', LONG].map((v): BadInput => ({
+  ...['', '   ', 'intro\tcall', 'a\u0000b', 'x\nrm -rf /', LONG].map((v): BadInput => ({
     cmd: 'link create',
     what: `meeting type ${JSON.stringify(v.slice(0, 20))}`,
     argv: () => ['link', 'create', v],

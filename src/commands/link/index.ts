@@ -1,7 +1,12 @@
 import { ALL_FORMATS, arg, command, input, type InputOf, positiveInt, value } from '../define.js';
 
 export const createInput = input({
-  args: [arg('[meeting-type...]', 'meeting-type UUIDs or slugs')],
+  args: [
+    arg(
+      '[meeting-type...]',
+      'meeting types: UUID, slug, or name as people see it ("Intro call"; case ignored)',
+    ),
+  ],
   options: [
     value('--count <n>', 'links per meeting type', {
       parse: positiveInt('--count', 100000),
@@ -22,7 +27,7 @@ export const link = command({
     command({
       name: 'create',
       description:
-        'Create single-use links for meeting types (UUID or slug); a pick list on a terminal',
+        'Create single-use links for meeting types (UUID, slug or name); a pick list on a terminal',
       input: createInput,
       examples: [
         'sched link create intro-call',
