@@ -74,13 +74,33 @@ describe('sched link create', () => {
     expect(obj.url).toBe(`${h.sb.publicUrl}/s/${obj.code}`);
   });
 
-  it('--json with more than one link: an array', async () => {
-    const r = await link([INTRO, DISCOVERY, '--json']);
-    const arr = JSON.parse(r.stdout) as Array<{ code: string; url: string }>;
-    expect(arr).toHaveLength(2);
-    expect(arr.map((l) => typeOf(l.url))).toEqual([INTRO, DISCOVERY]);
+  it('--json with more than one link: an array; one meeting type keeps the API objects as they are', async () => {
     const three = await link([INTRO, '--count', '3', '--json']);
-    expect(JSON.parse(three.stdout)).toHaveLength(3);
+    const arr3 = JSON.parse(three.stdout) as Array<Record<string, unknown>>;
+    expect(arr3).toHaveLength(3);
+    for (const o of arr3) expect(Object.keys(o).sort()).toEqual(['code', 'url']);
+  });
+
+  it('several meeting types: --json and -o ndjson say which meeting type each link is for', async () => {
+    const r = await link([INTRO, 'Discovery session', '--count', '2', '--json']);
+    expect(r.code).toBe(0);
+    const arr = JSON.parse(r.stdout) as Array<Record<string, string>>;
+    expect(arr).toHaveLength(4);
+    expect(arr.map((o) => [o.meeting_type, o.meeting_type_uuid])).toEqual([
+      [INTRO, INTRO],
+      [INTRO, INTRO],
+      ['Discovery session', DISCOVERY],
+      ['Discovery session', DISCOVERY],
+    ]);
+    // What a script reads is true: each link is for the meeting type it names.
+    for (const o of arr) {
+      expect(typeOf(o.url!)).toBe(o.meeting_type_uuid);
+      expect(Object.keys(o)).toEqual(['code', 'url', 'meeting_type', 'meeting_type_uuid']);
+    }
+    const n = await link(['intro-call', DISCOVERY, '-o', 'ndjson']);
+    const objs = lines(n.stdout).map((l) => JSON.parse(l) as Record<string, string>);
+    expect(objs.map((o) => o.meeting_type)).toEqual(['intro-call', DISCOVERY]);
+    expect(objs.map((o) => typeOf(o.url!))).toEqual([INTRO, DISCOVERY]);
   });
 
   it('-o ndjson: one API object per line; -o csv: type, uuid, url, code', async () => {
@@ -170,13 +190,23 @@ describe('sched link create', () => {
     expect(many.stderr).toContain('no links were created (3 asked for)');
   });
 
-  it('no argument without a terminal: exit 2, no request at all', async () => {
-    const r = await link([]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('give a meeting-type UUID or slug');
-    expect(h.sb.requests).toHaveLength(0);
-    const noInput = await link(['--no-input'], { tty: true });
+  it('no argument without a terminal: exit 2 saying why there is no pick list and what to give; no request', async () => {
+    const HINT =
+      'hint: give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; `sched types list` shows them\n';
+    const NO_LIST = 'error: no meeting type given, and no pick list to choose one from: ';
+    // `sched link create --count 5 -o csv > links.csv` typed at a terminal.
+    const toFile = await link(['--count', '5', '-o', 'csv', '--no-color'], {
+      tty: true,
+      stdoutIsTTY: false,
+    });
+    expect(toFile.code).toBe(2);
+    expect(toFile.stderr).toBe(
+      `${NO_LIST}stdout is not a terminal (it goes to a file or a pipe)\n${HINT}`,
+    );
+    expect(toFile.stdout).toBe('');
+    const noInput = await link(['--no-input', '--no-color'], { tty: true });
     expect(noInput.code).toBe(2);
+    expect(noInput.stderr).toBe(`${NO_LIST}--no-input was given\n${HINT}`);
     expect(h.sb.requests).toHaveLength(0);
   });
 

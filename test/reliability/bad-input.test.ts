@@ -216,7 +216,7 @@ const CASES: BadInput[] = [
     cmd: 'link create',
     what: 'no meeting type, no terminal',
     argv: () => ['link', 'create'],
-    error: /meeting-type UUID or slug/,
+    error: /no meeting type given/,
   },
   ...['', '   ', 'intro\tcall', 'a\u0000b', 'x\nrm -rf /', LONG].map((v): BadInput => ({
     cmd: 'link create',

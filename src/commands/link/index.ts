@@ -34,7 +34,11 @@ export const link = command({
         'sched link create 3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11 --count 20 > links.txt',
         'sched link create intro-call --json',
       ],
-      json: '{"code","url"} when exactly one link was asked for, else an array of them; without --json one link URL per line',
+      json:
+        '{"code","url"} when exactly one link was asked for, else an array of them (`-o ndjson`: one per line), ' +
+        'in argument order, then link order. With several meeting types, each object also has ' +
+        '"meeting_type" (as given) and "meeting_type_uuid", so a script can tell which link is for which; ' +
+        'with one, the objects are exactly as the API returned them. Without --json one link URL per line',
       formats: ALL_FORMATS,
       load: () => import('./create.js'),
     }),
