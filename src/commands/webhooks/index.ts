@@ -57,7 +57,8 @@ export const syncInput = input({
       required: true,
     }),
     flag('--prune', 'delete webhooks that are not in the file'),
-    flag('--dry-run', 'print the plan and change nothing'),
+    flag('--dry-run', 'print the plan and change nothing (secretEnv variables need not be set)'),
+    flag('-y, --yes', 'do not ask before a plan that deletes every webhook'),
   ],
 });
 export type WebhooksSyncOptions = InputOf<typeof syncInput>;
@@ -137,6 +138,8 @@ export const webhooks = command({
       examples: [
         'sched webhooks sync --file webhooks.json --dry-run',
         'sched webhooks sync --file webhooks.yaml --prune --json',
+        '# A plan that deletes every webhook asks first on a terminal (--yes skips the question);',
+        '# without a terminal it does what the file says, with a warning.',
         '# webhooks.yaml (secrets come from the environment, never from the file):',
         '#   webhooks:',
         '#     - url: https://example.com/hooks/sched',
