@@ -328,3 +328,66 @@ describe('sched link create cut short', () => {
     expect(r.stderr).toContain(`the other ${100 - printed.length} links were not created`);
   });
 });
+
+describe('sched link create: more than 1,000 links', () => {
+  let srv: FaultServer;
+  beforeAll(async () => {
+    srv = await startFaultServer();
+  });
+  afterAll(() => srv.close());
+  beforeEach(() => {
+    srv.clear();
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      return f.json(200, { code: `c${n}`, url: `https://book.example/s/c${n}` });
+    });
+  });
+
+  const env = () => h.envFor(srv.baseUrl);
+
+  it('on a terminal: asks first; "no" creates nothing (exit 1)', async () => {
+    let asked = '';
+    const r = await runSched(['link', 'create', INTRO, DISCOVERY, '--count', '501'], {
+      env: env(),
+      tty: true,
+      prompter: fakePrompter({
+        confirm: async (m) => {
+          asked = m;
+          return false;
+        },
+      }),
+    });
+    expect(asked).toBe(
+      'Create 1,002 single-use links (2 meeting types)? The API cannot delete them.',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cancelled; no links were created.');
+    expect(r.stdout).toBe('');
+    expect(srv.count('POST')).toBe(0);
+  });
+
+  it('1,000 is not asked about; --yes skips the question; no terminal: proceeds as asked', async () => {
+    const never = fakePrompter({});
+    const atLimit = await runSched(['link', 'create', INTRO, '--count', '1000', '-q'], {
+      env: env(),
+      tty: true,
+      prompter: never,
+    });
+    expect(atLimit.code).toBe(0);
+    expect(lines(atLimit.stdout)).toHaveLength(1000);
+    const yes = await runSched(['link', 'create', INTRO, '--count', '1001', '--yes', '-q'], {
+      env: env(),
+      tty: true,
+      prompter: never,
+    });
+    expect(yes.code).toBe(0);
+    expect(lines(yes.stdout)).toHaveLength(1001);
+    const piped = await runSched(['link', 'create', INTRO, '--count', '1001'], {
+      env: env(),
+      prompter: never,
+    });
+    expect(piped.code).toBe(0);
+    expect(lines(piped.stdout)).toHaveLength(1001);
+  });
+});

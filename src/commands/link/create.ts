@@ -18,10 +18,12 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import type { LinkCreateOptions } from './index.js';
+import { LARGE_BATCH, type LinkCreateOptions } from './index.js';
 import {
+  ExitCode,
   fieldsOf,
   Interrupted,
+  QuietExit,
   NetworkError,
   SchedError,
   UsageError,
@@ -110,6 +112,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
       ? [await pickMeetingType(ctx, client)]
       : await resolveMeetingTypes(ctx, client, args);
   const total = types.length * count;
+  if (total > LARGE_BATCH && !opts.yes && io.canPrompt()) await confirmLarge(ctx, total, types);
   const { createSingleUseLink } = await import('../../api/endpoints.js');
 
   const progress = createProgress(io, 'Creating links', total);
@@ -197,6 +200,30 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     ctx.signal.removeEventListener('abort', onAbort);
     const s = limiter.stats;
     if (s.rateLimited > 0) io.err(io.colorErr.dim(rateSummary(s, limiter.max)));
+  }
+}
+
+/**
+ * A batch above LARGE_BATCH on a terminal: single-use links cannot be taken back, and an extra
+ * zero (`--count 100000`) is easy to type. Scripts (no terminal) and --yes are not asked.
+ */
+async function confirmLarge(
+  ctx: Context,
+  total: number,
+  types: readonly ResolvedMeetingType[],
+): Promise<void> {
+  const n = total.toLocaleString('en');
+  const per = types.length > 1 ? ` (${types.length} meeting types)` : '';
+  const prompter = await ctx.prompter();
+  const ok = await prompter.confirm(
+    `Create ${n} single-use links${per}? The API cannot delete them.`,
+    {
+      default: false,
+    },
+  );
+  if (!ok) {
+    ctx.io.err('Cancelled; no links were created.');
+    throw new QuietExit(ExitCode.failure);
   }
 }
 

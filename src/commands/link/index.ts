@@ -1,4 +1,16 @@
-import { ALL_FORMATS, arg, command, input, type InputOf, positiveInt, value } from '../define.js';
+import {
+  ALL_FORMATS,
+  arg,
+  command,
+  flag,
+  input,
+  type InputOf,
+  positiveInt,
+  value,
+} from '../define.js';
+
+/** More links than this in one run is asked about first on a terminal (an extra zero typed). */
+export const LARGE_BATCH = 1000;
 
 export const createInput = input({
   args: [
@@ -16,6 +28,10 @@ export const createInput = input({
       parse: positiveInt('--concurrency', 64),
       default: 8,
     }),
+    flag(
+      '-y, --yes',
+      `do not ask before more than ${LARGE_BATCH.toLocaleString('en')} links (asked only on a terminal)`,
+    ),
   ],
 });
 export type LinkCreateOptions = InputOf<typeof createInput>;
