@@ -664,7 +664,7 @@ const CASES: BadInput[] = [
       error: /link|not a valid URL/,
     }),
   ),
-  ...['tomorrow', '2026-13-45T99:00:00Z', '2026-12-01T10:00:00', ''].map((v): BadInput => ({
+  ...['tomorrow', '2026-13-45T99:00:00Z', '2026-02-30T10:00:00Z', ''].map((v): BadInput => ({
     cmd: 'sandbox book',
     what: `--at ${JSON.stringify(v)}`,
     argv: () => ['sandbox', 'book', 'abc123', `--at=${v}`],

@@ -53,7 +53,10 @@ export const bookInput = input({
   options: [
     value('--name <name>', 'invitee full name'),
     value('--email <email>', 'invitee email'),
-    value('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)'),
+    value(
+      '--at <iso-time>',
+      'start time: with an offset, or local to --timezone as on the booking page, e.g. 2026-12-03T11:00 (default: tomorrow 10:00 in the invitee time zone)',
+    ),
     value('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)'),
   ],
 });
@@ -92,6 +95,7 @@ export const sandbox = command({
       examples: [
         `sched sandbox book http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/abc123`,
         'sched sandbox book abc123 --json',
+        'sched sandbox book abc123 --at 2026-12-03T11:00 --timezone Europe/London',
       ],
       json: MEETING_JSON,
       formats: ALL_FORMATS,
