@@ -210,7 +210,10 @@ export function buildProgram(act: Act, only?: CommandDef): Command {
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
-    .helpCommand(false);
+    .helpCommand(false)
+    // Every command's help lists the global options it inherits (gh's INHERITED FLAGS):
+    // `--json` or `--profile` is not missing just because the command did not declare it.
+    .configureHelp({ showGlobalOptions: true });
   for (const o of GLOBAL_INPUT.options) program.addOption(commanderOption(o));
 
   for (const def of only ? [only] : COMMANDS) register(program, def, act);
