@@ -47,7 +47,8 @@ export const link = command({
       input: createInput,
       examples: [
         'sched link create intro-call',
-        'sched link create 3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d11 --count 20 > links.txt',
+        'sched link create 3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c --count 20 > links.txt',
+        'sched link create "Intro call" discovery-session --count 2 -o csv',
         'sched link create intro-call --json',
       ],
       json:
