@@ -69,12 +69,12 @@ __sched_flags() {
     'types') REPLY='--help' ;;
     'types list') REPLY='--page --limit --all --sort --help' ;;
     'link') REPLY='--help' ;;
-    'link create') REPLY='--count --concurrency --help' ;;
+    'link create') REPLY='--count --concurrency --yes --help' ;;
     'webhooks') REPLY='--help' ;;
     'webhooks add') REPLY='--url --event --secret --secret-stdin --no-secret --if-absent --help' ;;
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
-    'webhooks sync') REPLY='--file --prune --dry-run --help' ;;
+    'webhooks sync') REPLY='--file --prune --dry-run --yes --help' ;;
     'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --help' ;;
     'events') REPLY='--help' ;;
     'events sample') REPLY='--help' ;;

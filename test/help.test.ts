@@ -44,7 +44,7 @@ describe('help pages', () => {
     expect(rm.stdout.split('\n')[0]).toBe('Usage: sched webhooks rm|delete [options] [uuid...]');
     expect(rm.stdout).toMatch(/^Options:$/m);
     expect(rm.stdout).toMatch(/^ {2}-y, --yes +do not ask for confirmation$/m);
-    expect(rm.stdout).toMatch(/^Examples:\n {2}\$ sched webhooks rm /m);
+    expect(rm.stdout).toMatch(/^Examples:\n(?: {2}\$ .*\n)* {2}\$ sched webhooks rm /m);
 
     const sample = await runSched(['help', 'events', 'sample']);
     expect(sample.stdout.split('\n')[0]).toBe('Usage: sched events sample [options] <event>');
