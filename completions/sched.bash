@@ -30,7 +30,6 @@ __sched_sub() {
     'webhooks|listen') REPLY='webhooks listen' ;;
     'events|sample') REPLY='events sample' ;;
     'events|send') REPLY='events send' ;;
-    'events|replay') REPLY='events replay' ;;
     'sig|sign') REPLY='sig sign' ;;
     'sig|verify') REPLY='sig verify' ;;
     'sandbox|book') REPLY='sandbox book' ;;
@@ -50,7 +49,7 @@ __sched_commands() {
     'types') REPLY='list' ;;
     'link') REPLY='create' ;;
     'webhooks') REPLY='add ls rm sync listen' ;;
-    'events') REPLY='sample send replay' ;;
+    'events') REPLY='sample send' ;;
     'sig') REPLY='sign verify' ;;
     'sandbox') REPLY='book cancel reschedule' ;;
   esac
@@ -70,24 +69,23 @@ __sched_flags() {
     'types') REPLY='--help' ;;
     'types list') REPLY='--page --limit --all --sort --help' ;;
     'link') REPLY='--help' ;;
-    'link create') REPLY='--count --concurrency --help' ;;
+    'link create') REPLY='--count --concurrency --yes --help' ;;
     'webhooks') REPLY='--help' ;;
     'webhooks add') REPLY='--url --event --secret --secret-stdin --no-secret --if-absent --help' ;;
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
-    'webhooks sync') REPLY='--file --prune --dry-run --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
+    'webhooks sync') REPLY='--file --prune --dry-run --yes --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --help' ;;
     'events') REPLY='--help' ;;
-    'events sample') REPLY='--override --override-new --help' ;;
-    'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
-    'events replay') REPLY='--to --uuid --last --secret --help' ;;
+    'events sample') REPLY='--help' ;;
+    'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
     'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --help' ;;
-    'sandbox book') REPLY='--api-key --name --email --at --timezone --help' ;;
-    'sandbox cancel') REPLY='--reason --api-key --help' ;;
-    'sandbox reschedule') REPLY='--at --api-key --help' ;;
+    'sandbox book') REPLY='--name --email --at --timezone --help' ;;
+    'sandbox cancel') REPLY='--reason --help' ;;
+    'sandbox reschedule') REPLY='--at --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
@@ -137,14 +135,6 @@ __sched_option_value() {
         --forward-to) REPLY='n'; return 0 ;;
         --register) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
-        --count) REPLY='n'; return 0 ;;
-        --max-time) REPLY='n'; return 0 ;;
-        --record) REPLY='n'; return 0 ;;
-      esac ;;
-    'events sample')
-      case "$2" in
-        --override) REPLY='n'; return 0 ;;
-        --override-new) REPLY='n'; return 0 ;;
       esac ;;
     'events send')
       case "$2" in
@@ -152,15 +142,6 @@ __sched_option_value() {
         --secret) REPLY='n'; return 0 ;;
         --payload-file) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
-        --override) REPLY='n'; return 0 ;;
-        --override-new) REPLY='n'; return 0 ;;
-      esac ;;
-    'events replay')
-      case "$2" in
-        --to) REPLY='n'; return 0 ;;
-        --uuid) REPLY='n'; return 0 ;;
-        --last) REPLY='n'; return 0 ;;
-        --secret) REPLY='n'; return 0 ;;
       esac ;;
     'sig sign')
       case "$2" in
@@ -184,7 +165,6 @@ __sched_option_value() {
       esac ;;
     'sandbox book')
       case "$2" in
-        --api-key) REPLY='n'; return 0 ;;
         --name) REPLY='n'; return 0 ;;
         --email) REPLY='n'; return 0 ;;
         --at) REPLY='n'; return 0 ;;
@@ -193,12 +173,10 @@ __sched_option_value() {
     'sandbox cancel')
       case "$2" in
         --reason) REPLY='n'; return 0 ;;
-        --api-key) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox reschedule')
       case "$2" in
         --at) REPLY='n'; return 0 ;;
-        --api-key) REPLY='n'; return 0 ;;
       esac ;;
     'api')
       case "$2" in
@@ -244,16 +222,8 @@ __sched_values() {
       ;;
     d:*)
       # Values from the API or the config: a short timeout, and silence on any failure.
-      # Readline inserts a candidate as it is: each one is quoted (printf %q), so text from a
-      # server is one word on the line and never runs; a value already on the line is left out.
-      local q w seen
       while IFS=$'\t' read -r v _; do
-        [[ -n $v ]] || continue
-        printf -v q '%q' "$v"
-        [[ $v == "$2"* || $q == "$2"* ]] || continue
-        seen=''
-        for w in "${words[@]:1:cword-1}"; do [[ $w == "$v" || $w == "$q" ]] && seen=1; done
-        [[ -z $seen ]] && found+=("$3$q")
+        [[ -n $v && $v == "$2"* ]] && found+=("$3$v")
       done < <(command sched "${sched_forward[@]}" --timeout 2 __complete "${1#d:}" 2>/dev/null </dev/null)
       ;;
   esac

@@ -5,7 +5,7 @@
 //   node scripts/gen-docs.mjs
 // The TypeScript is bundled in memory with esbuild (dependencies stay external) and run once.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,7 +21,7 @@ await build({
   format: 'esm',
   packages: 'external',
   logLevel: 'warning',
-  // src/cli.ts reads the version the build defines (scripts/build.mjs, vitest.config.ts).
+  // The version help prints, put in as scripts/build.mjs does.
   define: {
     SCHED_VERSION: JSON.stringify(
       JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,

@@ -203,7 +203,10 @@ export function buildProgram(act: Act, only?: CommandDef): Command {
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
-    .helpCommand(false);
+    .helpCommand(false)
+    // Every command's help lists the global options it inherits (gh's INHERITED FLAGS):
+    // `--json` or `--profile` is not missing just because the command did not declare it.
+    .configureHelp({ showGlobalOptions: true });
   for (const o of GLOBAL_INPUT.options) program.addOption(commanderOption(o));
 
   for (const def of only ? [only] : COMMANDS) register(program, def, act);
@@ -297,6 +300,49 @@ export function reportError(io: IO, e: unknown, env: Env): number {
   return ExitCode.failure;
 }
 
+/** The flag people coming from other API tools type for the key (Stripe's `--api-key`). */
+const KEY_FLAG = '--api-key';
+
+/**
+ * The command an argv reaches (`sched webhooks add --url x` -> add): words that name a
+ * subcommand are followed, options are skipped (with their value when they take one).
+ */
+function commandReached(program: Command, argv: readonly string[]): Command {
+  let cmd = program;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      const o = [...cmd.options, ...program.options].find((k) => k.long === a || k.short === a);
+      if ((o && (o.required || o.optional)) || a === KEY_FLAG) i++;
+      continue;
+    }
+    const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!next) break;
+    cmd = next;
+  }
+  return cmd;
+}
+
+/**
+ * `--api-key` on a command that has no such option (only the sandbox's own key is one): the
+ * key is never a flag, since flags stay in shell history and show in `ps`. Said before
+ * commander's bare "unknown option", with where the key goes instead.
+ */
+function refuseKeyFlag(program: Command, argv: readonly string[]): void {
+  const end = argv.indexOf('--');
+  const given = (end === -1 ? argv : argv.slice(0, end)).some(
+    (a) => a === KEY_FLAG || a.startsWith(`${KEY_FLAG}=`),
+  );
+  if (!given) return;
+  const cmd = commandReached(program, argv);
+  if (cmd.options.some((o) => o.long === KEY_FLAG)) return;
+  throw new UsageError(
+    `${KEY_FLAG} is not an option: the API key is never given on the command line (shell history and \`ps\` would keep it)`,
+    { hint: 'set SCHED_API_KEY, or run `sched auth login` to store it in a profile' },
+  );
+}
+
 /** Runs one invocation and returns the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   const signal = deps.signal ?? new AbortController().signal;
@@ -361,6 +407,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   configureAll(program);
 
   try {
+    refuseKeyFlag(program, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -80,9 +80,10 @@ export function terminalColumns(
 }
 
 /**
- * SCHED_FORCE_TTY (any value but empty, 0 or false): stdout is treated as a terminal even
+ * SCHED_FORCE_TTY (any value but empty, 0 or false): stdout is laid out as for a terminal even
  * when redirected — tables with headers and pretty JSON in a log, like gh's GH_FORCE_TTY.
- * The width then comes from COLUMNS, else 80.
+ * The width then comes from COLUMNS, else 80. Colour is not layout: it still follows the
+ * colour rules (a real terminal, NO_COLOR, --no-color, FORCE_COLOR), so a log gets no escapes.
  */
 export function forcedTTY(env: Record<string, string | undefined>): boolean {
   const v = env.SCHED_FORCE_TTY;
@@ -97,6 +98,8 @@ export interface StreamIOOptions {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Whether stdout really is a terminal, for colour; stdoutIsTTY when not given. */
+  stdoutColorTTY?: boolean;
   columns?: number;
   color: ColorSettings;
   noInput: boolean;
@@ -110,7 +113,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
     else throw e;
   });
   o.stderr.on('error', () => {});
-  const color = new Chalk({ level: colorLevel(o.stdoutIsTTY, o.color) });
+  const color = new Chalk({ level: colorLevel(o.stdoutColorTTY ?? o.stdoutIsTTY, o.color) });
   const colorErr = new Chalk({ level: colorLevel(o.stderrIsTTY, o.color) });
   const outPolicy = { color: color.level > 0 };
   const errLinePolicy = { color: colorErr.level > 0, oneLine: true };
@@ -178,6 +181,7 @@ export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO 
     stderr: process.stderr,
     stdinIsTTY: isatty(0),
     stdoutIsTTY: Boolean(process.stdout.isTTY) || forcedTTY(process.env),
+    stdoutColorTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns,
     color: { flag: opts.color, env: process.env },

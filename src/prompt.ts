@@ -22,6 +22,17 @@ export interface Prompter {
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
 }
 
+/**
+ * Why nothing can be asked, for an error that says what to give instead: --no-input, or which
+ * stream is not a terminal (stdout first: `> file` is the usual reason).
+ */
+export function whyNoPrompt(io: Pick<IO, 'stdinIsTTY' | 'stdoutIsTTY'>, input: boolean): string {
+  if (!input) return '--no-input was given';
+  if (!io.stdoutIsTTY) return 'stdout is not a terminal (it goes to a file or a pipe)';
+  if (!io.stdinIsTTY) return 'stdin is not a terminal';
+  return 'there is no terminal to ask on';
+}
+
 function isExitPrompt(e: unknown): boolean {
   return e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError');
 }

@@ -44,10 +44,39 @@ describe('help pages', () => {
     expect(rm.stdout.split('\n')[0]).toBe('Usage: sched webhooks rm|delete [options] [uuid...]');
     expect(rm.stdout).toMatch(/^Options:$/m);
     expect(rm.stdout).toMatch(/^ {2}-y, --yes +do not ask for confirmation$/m);
-    expect(rm.stdout).toMatch(/^Examples:\n {2}\$ sched webhooks rm /m);
+    expect(rm.stdout).toMatch(/^Examples:\n(?: {2}\$ .*\n)* {2}\$ sched webhooks rm /m);
 
     const sample = await runSched(['help', 'events', 'sample']);
     expect(sample.stdout.split('\n')[0]).toBe('Usage: sched events sample [options] <event>');
+  });
+
+  it("every command's help shows the global options it inherits and the formats it prints", async () => {
+    for (const [path, cmd] of visible(program)) {
+      if (path[0] === 'help') continue;
+      const r = await runSched([...path, '--help']);
+      const where = path.join(' ');
+      expect(r.code, where).toBe(0);
+      const inherited = r.stdout.split(/^Global Options:$/m)[1] ?? '';
+      for (const flag of [
+        '--profile <name>',
+        '--base-url <url>',
+        '--json',
+        '-o, --output <format>',
+        '-q, --quiet',
+      ]) {
+        expect(inherited, `${where}: ${flag}`).toContain(flag);
+      }
+      const runs = (cmd as unknown as { _actionHandler: unknown })._actionHandler !== null;
+      if (runs) {
+        expect(r.stdout, where).toMatch(
+          /^Output formats: [a-z, ]+ \(-o <format>; --json is -o json\)$/m,
+        );
+      }
+    }
+    const verify = await runSched(['sig', 'verify', '--help']);
+    expect(verify.stdout).toMatch(/^Output formats: table, json, ndjson \(/m);
+    const link = await runSched(['link', 'create', '--help']);
+    expect(link.stdout).toMatch(/^Output formats: table, json, ndjson, csv \(/m);
   });
 
   it('lists the global options on the top-level help, and no hidden command', async () => {

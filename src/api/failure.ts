@@ -11,6 +11,7 @@ export type FailureKind =
   | 'reset'
   | 'cut-off'
   | 'tls'
+  | 'plain-http'
   | 'proxy'
   | 'too-large'
   | 'closed'
@@ -24,6 +25,11 @@ export interface TransportFailure {
   detail: string;
 }
 
+/**
+ * OpenSSL's words for a TLS hello answered by plain HTTP ("wrong version number"; "packet
+ * length too long" on some builds): an https:// URL for a server that speaks http://.
+ */
+const PLAIN_HTTP_CODES = /^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG)$/;
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL|EPROTO|HOSTNAME_MISMATCH|ALTNAME/;
 
 function errorCode(e: unknown): string | undefined {
@@ -64,6 +70,8 @@ export function classify(e: unknown, phase: 'connect' | 'body'): TransportFailur
       notSent: false,
       detail: 'the request was cut off: the command is ending',
     };
+  if (PLAIN_HTTP_CODES.test(code))
+    return { kind: 'plain-http', code, notSent: true, detail: 'the server speaks plain HTTP' };
   if (TLS_CODES.test(code)) return { kind: 'tls', code, notSent: true, detail: msg };
   // undici gives a failed CONNECT no code of its own: its message is all there is to go on.
   if (code === 'UND_ERR_ABORTED' && /proxy/i.test(msg))

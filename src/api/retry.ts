@@ -65,7 +65,14 @@ export interface RetryInputs {
   random: () => number;
 }
 
-const PERMANENT: readonly FailureKind[] = ['dns', 'tls', 'too-large', 'proxy', 'closed'];
+const PERMANENT: readonly FailureKind[] = [
+  'dns',
+  'tls',
+  'plain-http',
+  'too-large',
+  'proxy',
+  'closed',
+];
 
 /** Full jitter: a uniform wait up to base × 2^(retry-1), capped. */
 export function backoffMs(retry: number, policy: RetryPolicy, random: () => number): number {

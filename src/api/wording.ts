@@ -360,6 +360,14 @@ export function failureError(
         `TLS error talking to ${host}: ${clean(f.detail, 200, c.mask)} (${f.code})`,
         'for a private CA, point NODE_EXTRA_CA_CERTS at its PEM file',
       );
+    case 'plain-http': {
+      const plain = new URL(url.origin);
+      plain.protocol = 'http:';
+      return net(
+        `${host} speaks plain HTTP, not HTTPS: the TLS handshake got an HTTP answer (${f.code})`,
+        `use ${plain.origin}/… rather than ${url.origin}/… (in --base-url, SCHED_BASE_URL or the profile)`,
+      );
+    }
     case 'proxy':
       return net(
         `the proxy refused the connection to ${host}: ${clean(f.detail, 200, c.mask)}`,

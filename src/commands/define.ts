@@ -240,6 +240,7 @@ export function register(parent: Command, def: CommandDef, act: Act): Command {
   for (const a of def.input?.args ?? []) cmd.argument(a.name, a.description);
   for (const o of def.input?.options ?? []) cmd.addOption(commanderOption(o));
   if (def.load) cmd.action(act(def));
+  if (def.load) cmd.addHelpText('after', formatsHelp(def.formats ?? ALL_FORMATS));
   if (def.examples) examples(cmd, def.examples);
   for (const sub of def.commands ?? []) register(cmd, sub, act);
   return cmd;
@@ -291,6 +292,11 @@ export function examples(cmd: Command, lines: readonly string[]): Command {
       lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n') +
       '\n',
   );
+}
+
+/** What a command's help says about the formats it prints (the docs page says the same). */
+export function formatsHelp(formats: readonly OutputFormat[]): string {
+  return `\nOutput formats: ${formats.join(', ')} (-o <format>; --json is -o json)`;
 }
 
 export function positiveInt(what: string, max = Number.MAX_SAFE_INTEGER) {

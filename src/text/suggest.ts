@@ -22,18 +22,32 @@ function squash(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** How many edits still count as near: 1 for a short word, 40% of a longer one, at most 3. */
+function nearLimit(squashed: string): number {
+  return Math.min(3, Math.max(1, Math.floor(squashed.length * 0.4)));
+}
+
+/**
+ * How far a candidate is from a mistyped word (edits, case and punctuation ignored), or
+ * undefined when it is not near (see nearLimit).
+ */
+export function nearness(word: string, candidate: string): number | undefined {
+  const w = squash(word);
+  const dist = editDistance(w, squash(candidate));
+  return dist <= nearLimit(w) ? dist : undefined;
+}
+
 /**
  * The candidate nearest to a mistyped word, or undefined when none is near: at most 1 edit for
  * a short word, 40% of its length for a longer one, never more than 3. Case and punctuation are
  * ignored; on a tie the first candidate wins.
  */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
-  const w = squash(word);
   let best: string | undefined;
-  let bestDistance = Math.min(3, Math.max(1, Math.floor(w.length * 0.4)));
+  let bestDistance = Infinity;
   for (const c of candidates) {
-    const dist = editDistance(w, squash(c));
-    if (dist <= bestDistance && (best === undefined || dist < bestDistance)) {
+    const dist = nearness(word, c);
+    if (dist !== undefined && dist < bestDistance) {
       best = c;
       bestDistance = dist;
     }

@@ -15,6 +15,7 @@ describe('typed options', () => {
       meetingType: string[];
       count: number;
       concurrency: number;
+      yes: true | undefined;
     }>();
     expectTypeOf<WebhooksRmOptions['uuid']>().toEqualTypeOf<string[]>();
     expectTypeOf<WebhooksAddOptions['secret']>().toEqualTypeOf<string | boolean | undefined>();

@@ -74,13 +74,33 @@ describe('sched link create', () => {
     expect(obj.url).toBe(`${h.sb.publicUrl}/s/${obj.code}`);
   });
 
-  it('--json with more than one link: an array', async () => {
-    const r = await link([INTRO, DISCOVERY, '--json']);
-    const arr = JSON.parse(r.stdout) as Array<{ code: string; url: string }>;
-    expect(arr).toHaveLength(2);
-    expect(arr.map((l) => typeOf(l.url))).toEqual([INTRO, DISCOVERY]);
+  it('--json with more than one link: an array; one meeting type keeps the API objects as they are', async () => {
     const three = await link([INTRO, '--count', '3', '--json']);
-    expect(JSON.parse(three.stdout)).toHaveLength(3);
+    const arr3 = JSON.parse(three.stdout) as Array<Record<string, unknown>>;
+    expect(arr3).toHaveLength(3);
+    for (const o of arr3) expect(Object.keys(o).sort()).toEqual(['code', 'url']);
+  });
+
+  it('several meeting types: --json and -o ndjson say which meeting type each link is for', async () => {
+    const r = await link([INTRO, 'Discovery session', '--count', '2', '--json']);
+    expect(r.code).toBe(0);
+    const arr = JSON.parse(r.stdout) as Array<Record<string, string>>;
+    expect(arr).toHaveLength(4);
+    expect(arr.map((o) => [o.meeting_type, o.meeting_type_uuid])).toEqual([
+      [INTRO, INTRO],
+      [INTRO, INTRO],
+      ['Discovery session', DISCOVERY],
+      ['Discovery session', DISCOVERY],
+    ]);
+    // What a script reads is true: each link is for the meeting type it names.
+    for (const o of arr) {
+      expect(typeOf(o.url!)).toBe(o.meeting_type_uuid);
+      expect(Object.keys(o)).toEqual(['code', 'url', 'meeting_type', 'meeting_type_uuid']);
+    }
+    const n = await link(['intro-call', DISCOVERY, '-o', 'ndjson']);
+    const objs = lines(n.stdout).map((l) => JSON.parse(l) as Record<string, string>);
+    expect(objs.map((o) => o.meeting_type)).toEqual(['intro-call', DISCOVERY]);
+    expect(objs.map((o) => typeOf(o.url!))).toEqual([INTRO, DISCOVERY]);
   });
 
   it('-o ndjson: one API object per line; -o csv: type, uuid, url, code', async () => {
@@ -123,10 +143,37 @@ describe('sched link create', () => {
     expect(piped.stderr).toBe('');
   });
 
+  it('by name as people see it, case and spacing forgiven; an upper-case UUID is the same UUID', async () => {
+    for (const ref of ['Intro call', 'INTRO CALL', ' intro  call ', 'Intro-Call']) {
+      h.sb.requests.length = 0;
+      const r = await link([ref]);
+      expect(r.code, `${ref}: ${r.stderr}`).toBe(0);
+      expect(typeOf(r.stdout.trim())).toBe(INTRO);
+    }
+    h.sb.requests.length = 0;
+    const r = await link([INTRO.toUpperCase(), '-o', 'csv']);
+    expect(r.code).toBe(0);
+    expect(h.sb.requests.map((q) => q.method)).toEqual(['POST']);
+    expect(posts()[0]!.body).toEqual({ meeting_type_uuid: INTRO });
+    expect(r.stdout).toContain(`,${INTRO},`);
+  });
+
+  it.each([['intro_call'], ['Intro-Cal'], ['intro-calll'], ['intro cal'], ['Discovery-sesion']])(
+    'a near miss (%s): exit 2, "did you mean" the closest slug first, nothing created',
+    async (ref) => {
+      const r = await link([ref]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: no meeting type with slug or name "${ref}"`);
+      const first = /did you mean "([^"]+)"/.exec(r.stderr)?.[1];
+      expect(first).toBe(ref.toLowerCase().startsWith('d') ? 'discovery-session' : 'intro-call');
+      expect(posts()).toHaveLength(0);
+    },
+  );
+
   it('an unknown slug is exit 2 naming it, with suggestions, and nothing is created', async () => {
     const r = await link(['intro', 'nope-nothing']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no meeting type with slug "intro", "nope-nothing"/);
+    expect(r.stderr).toMatch(/no meeting type with slug or name "intro", "nope-nothing"/);
     expect(r.stderr).toContain('did you mean "intro-call"?');
     expect(r.stdout).toBe('');
     expect(posts()).toHaveLength(0);
@@ -143,13 +190,23 @@ describe('sched link create', () => {
     expect(many.stderr).toContain('no links were created (3 asked for)');
   });
 
-  it('no argument without a terminal: exit 2, no request at all', async () => {
-    const r = await link([]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('give a meeting-type UUID or slug');
-    expect(h.sb.requests).toHaveLength(0);
-    const noInput = await link(['--no-input'], { tty: true });
+  it('no argument without a terminal: exit 2 saying why there is no pick list and what to give; no request', async () => {
+    const HINT =
+      'hint: give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; `sched types list` shows them\n';
+    const NO_LIST = 'error: no meeting type given, and no pick list to choose one from: ';
+    // `sched link create --count 5 -o csv > links.csv` typed at a terminal.
+    const toFile = await link(['--count', '5', '-o', 'csv', '--no-color'], {
+      tty: true,
+      stdoutIsTTY: false,
+    });
+    expect(toFile.code).toBe(2);
+    expect(toFile.stderr).toBe(
+      `${NO_LIST}stdout is not a terminal (it goes to a file or a pipe)\n${HINT}`,
+    );
+    expect(toFile.stdout).toBe('');
+    const noInput = await link(['--no-input', '--no-color'], { tty: true });
     expect(noInput.code).toBe(2);
+    expect(noInput.stderr).toBe(`${NO_LIST}--no-input was given\n${HINT}`);
     expect(h.sb.requests).toHaveLength(0);
   });
 
@@ -186,7 +243,7 @@ describe('sched link create with ambiguous slugs', () => {
       env: { ...dup.env, SCHED_CONFIG_DIR: h.config },
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('ambiguous meeting-type slug "call"');
+    expect(r.stderr).toContain('ambiguous meeting type "call"');
     expect(r.stderr).toContain('11111111-1111-4111-8111-111111111111');
     expect(r.stderr).toContain('22222222-2222-4222-8222-222222222222');
     expect(dup.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
@@ -269,5 +326,68 @@ describe('sched link create cut short', () => {
     expect(srv.count('POST')).toBeLessThan(12);
     expect(r.stderr).toContain(`interrupted: created ${printed.length} of 100 links`);
     expect(r.stderr).toContain(`the other ${100 - printed.length} links were not created`);
+  });
+});
+
+describe('sched link create: more than 1,000 links', () => {
+  let srv: FaultServer;
+  beforeAll(async () => {
+    srv = await startFaultServer();
+  });
+  afterAll(() => srv.close());
+  beforeEach(() => {
+    srv.clear();
+    let n = 0;
+    srv.on('POST', '/api/single-use-link', () => {
+      n += 1;
+      return f.json(200, { code: `c${n}`, url: `https://book.example/s/c${n}` });
+    });
+  });
+
+  const env = () => h.envFor(srv.baseUrl);
+
+  it('on a terminal: asks first; "no" creates nothing (exit 1)', async () => {
+    let asked = '';
+    const r = await runSched(['link', 'create', INTRO, DISCOVERY, '--count', '501'], {
+      env: env(),
+      tty: true,
+      prompter: fakePrompter({
+        confirm: async (m) => {
+          asked = m;
+          return false;
+        },
+      }),
+    });
+    expect(asked).toBe(
+      'Create 1,002 single-use links (2 meeting types)? The API cannot delete them.',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cancelled; no links were created.');
+    expect(r.stdout).toBe('');
+    expect(srv.count('POST')).toBe(0);
+  });
+
+  it('1,000 is not asked about; --yes skips the question; no terminal: proceeds as asked', async () => {
+    const never = fakePrompter({});
+    const atLimit = await runSched(['link', 'create', INTRO, '--count', '1000', '-q'], {
+      env: env(),
+      tty: true,
+      prompter: never,
+    });
+    expect(atLimit.code).toBe(0);
+    expect(lines(atLimit.stdout)).toHaveLength(1000);
+    const yes = await runSched(['link', 'create', INTRO, '--count', '1001', '--yes', '-q'], {
+      env: env(),
+      tty: true,
+      prompter: never,
+    });
+    expect(yes.code).toBe(0);
+    expect(lines(yes.stdout)).toHaveLength(1001);
+    const piped = await runSched(['link', 'create', INTRO, '--count', '1001'], {
+      env: env(),
+      prompter: never,
+    });
+    expect(piped.code).toBe(0);
+    expect(lines(piped.stdout)).toHaveLength(1001);
   });
 });

@@ -108,9 +108,24 @@ describe('webhooks add: secure by default', () => {
     expect(r.stderr).not.toContain(secret);
   });
 
-  it('--quiet prints just the generated secret', async () => {
+  it('--quiet prints just the generated secret, and stderr keeps only what matters', async () => {
     const r = await add(['--url', URL_A, '-q']);
     expect(r.stdout).toBe(stored()[0]!.secret + '\n');
+    // No instructions for the secret (it is what stdout holds), no note of other webhooks.
+    expect(r.stderr).toBe('');
+    const other = await add(['--url', URL_A, '--event', 'meetingCancelled', '--if-absent', '-q']);
+    expect(other.code).toBe(0);
+    expect(other.stderr).toBe('');
+    // What changes the meaning of stdout, or is a risk, is still said.
+    const again = await add(['--url', URL_A, '--event', 'meetingCancelled', '--if-absent', '-q']);
+    expect(again.stdout).toBe(stored()[1]!.uuid + '\n');
+    expect(again.stderr).toBe(
+      `A webhook for this URL with these events already exists (${stored()[1]!.uuid}); nothing was created.\n`,
+    );
+    const unsigned = await add(['--url', `${URL_A}/u`, '--no-secret', '-q']);
+    expect(unsigned.stderr).toBe(
+      'This webhook is unsigned: a receiver cannot tell its deliveries from forged ones.\n',
+    );
   });
 
   it('--json prints the webhook object the API returned, secret included', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSched, type RunOptions } from '../helpers/run.js';
+import { fakePrompter } from './core-harness.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
@@ -261,7 +262,8 @@ describe('sched webhooks sync (sandbox)', () => {
       for (const tty of [false, true]) {
         runs.push({ globals: ['-o', output], extra: [], tty });
         runs.push({ globals: ['-o', output], extra: ['--dry-run'], tty });
-        runs.push({ globals: ['-o', output, '--verbose'], extra: ['--prune'], tty });
+        // --yes: a prune that deletes every webhook would ask on the terminal.
+        runs.push({ globals: ['-o', output, '--verbose'], extra: ['--prune', '--yes'], tty });
       }
     }
     for (const { globals, extra, tty } of runs) {
@@ -307,8 +309,96 @@ describe('sched webhooks sync (sandbox)', () => {
       'webhooks[1].secretEnv: environment variable SYNC_TEST_SECRET is not set',
     );
     expect(r.stderr).toMatch(/nothing was sent/);
+    expect(r.stderr).toContain(
+      'hint: set SYNC_TEST_SECRET: webhooks are created with that secret (--dry-run plans without them)',
+    );
     expect(r.stdout).toBe('');
     expect(sb.requests).toEqual([]);
+  });
+
+  it('--dry-run plans without the secretEnv variables set (a plan job has no secrets)', async () => {
+    await precreate(BOOKED, ['meetingCancelled']);
+    sb.requests.length = 0;
+    const file = await fixture('webhooks.json');
+    const r = await runSched(['webhooks', 'sync', '--file', file, '--dry-run', '--json'], {
+      env: env({ SYNC_TEST_SECRET: undefined }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { created: unknown[]; replaced: unknown[] };
+    expect(plan.created).toHaveLength(1);
+    expect(plan.replaced).toHaveLength(1);
+    expect(r.stderr).toContain(
+      'dry run without SYNC_TEST_SECRET set: planned anyway (the API never returns secrets); the real run needs it',
+    );
+    expect(r.stderr).toContain('dry run: nothing was changed');
+    expect(mutations()).toEqual([]);
+    // An empty variable is the same as an unset one.
+    const empty = await runSched(['webhooks', 'sync', '--file', file, '--dry-run'], {
+      env: env({ SYNC_TEST_SECRET: '' }),
+    });
+    expect(empty.code).toBe(0);
+    expect(mutations()).toEqual([]);
+  });
+
+  describe('a plan that deletes every webhook', () => {
+    const STRAYS = ['https://stray.example.com/a', 'https://stray.example.com/b'];
+    const other = () =>
+      fileWith('other.json', {
+        webhooks: [{ url: BOOKED, events: ['meetingScheduled'], secretEnv: 'SYNC_TEST_SECRET' }],
+      });
+
+    it('asks on a terminal, listing them; "no" changes nothing (exit 1)', async () => {
+      for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
+      sb.requests.length = 0;
+      let asked = '';
+      const r = await sync(['--file', await other(), '--prune', '--no-color'], {
+        tty: true,
+        prompter: fakePrompter({
+          confirm: async (message) => {
+            asked = message;
+            return false;
+          },
+        }),
+      });
+      expect(asked).toBe('Delete 2 webhooks?');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        'warning: the plan deletes every webhook of the account (2): none has a URL of ',
+      );
+      expect(r.stderr).not.toContain('Sending');
+      expect(r.stderr).toMatch(
+        /This deletes 2 webhooks \(every webhook of the account, as \S+other\.json says\):/,
+      );
+      for (const u of STRAYS)
+        expect(r.stderr).toMatch(new RegExp(`^  \\S{36}  ${u}  cancelled$`, 'm'));
+      expect(r.stderr).toContain('Cancelled; nothing was changed.');
+      expect(mutations()).toEqual([]);
+      expect(serverState().map((w) => w.url)).toEqual(STRAYS);
+    });
+
+    it('--yes skips the question; no terminal: does what the file says, with the warning', async () => {
+      for (const tty of [true, false]) {
+        sb.state.webhooks.clear();
+        for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
+        const r = await sync(['--file', await other(), '--prune', ...(tty ? ['--yes'] : [])], {
+          tty,
+          prompter: fakePrompter({}),
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain('the plan deletes every webhook of the account (2)');
+        expect(serverState().map((w) => w.url)).toEqual([BOOKED]);
+      }
+    });
+
+    it('--dry-run asks nothing', async () => {
+      for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
+      const r = await sync(['--file', await other(), '--prune', '--dry-run'], {
+        tty: true,
+        prompter: fakePrompter({}),
+      });
+      expect(r.code).toBe(0);
+      expect(serverState().map((w) => w.url)).toEqual(STRAYS);
+    });
   });
 
   it('reports every problem of an invalid file at once, exit 2, nothing sent', async () => {

@@ -197,3 +197,32 @@ describe('README', () => {
     120_000,
   );
 });
+
+describe("README's library example", () => {
+  const js = codeBlocks(readme).filter((b) => b.lang === 'js' && b.code.includes("'sched/sandbox'"));
+
+  it('is there', () => {
+    expect(js).toHaveLength(1);
+  });
+
+  it('runs as written (the package imports itself by name), and prints what its comments say', async () => {
+    // Inside the package (.tmp/ is ignored by git), `sched/sandbox` resolves to the package
+    // itself through its "exports", as it does for a user who installed it.
+    const here = join(root, '.tmp');
+    await mkdir(here, { recursive: true });
+    const work = await mkdtemp(join(here, 'readme-library-'));
+    try {
+      const file = join(work, 'example.mjs');
+      await writeFile(file, js[0]!.code);
+      const r = await execa(process.execPath, [file], { cwd: work, reject: false, timeout: 30_000 });
+      expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain("[ 'meetingScheduled delivered' ]");
+      expect(r.stdout).toContain('link_used');
+      expect(r.stdout).toMatch(
+        /\{ event: 'meetingScheduled', valid: true \},\s+\{ event: 'meetingCancelled', valid: true \}/,
+      );
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }, 40_000);
+});

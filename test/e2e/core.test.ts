@@ -30,7 +30,7 @@ describe('core commands (built binary)', () => {
     const usage = await spawnSched(['link', 'create', 'no-such-slug'], { env });
     expect(usage.code).toBe(2);
     expect(usage.stdout).toBe('');
-    expect(usage.stderr).toMatch(/^error: no meeting type with slug "no-such-slug"/);
+    expect(usage.stderr).toMatch(/^error: no meeting type with slug or name "no-such-slug"/);
     expect(usage.stderr).not.toMatch(/\n\s+at /);
 
     const local = await spawnSched(['webhooks', 'add', '--url', 'ftp://x'], { env });

@@ -64,14 +64,34 @@ describe('SCHED_FORCE_TTY and COLUMNS on the built binary, stdout piped', () => 
     expect(dflt.stdout).toContain(`\nURL            ${URL_}\n`);
   });
 
-  it('set: JSON pretty-printed as on a terminal; colour unless NO_COLOR', async () => {
+  it('set: JSON pretty-printed as on a terminal', async () => {
     const j = await run(['webhooks', 'ls', '--json'], { SCHED_FORCE_TTY: '1' });
     expect(j.stdout.startsWith('[\n  {\n')).toBe(true);
-    const coloured = await run(['webhooks', 'ls'], {
+  });
+
+  it('set: the layout only; colour follows the colour rules, so a log gets no escapes', async () => {
+    for (const args of [
+      ['webhooks', 'ls'],
+      ['profiles', 'ls'],
+      ['webhooks', 'ls', '--json'],
+    ]) {
+      const log = await run(args, { SCHED_FORCE_TTY: '1', COLUMNS: '120', NO_COLOR: undefined });
+      expect(log.code).toBe(0);
+      expect(log.stdout, args.join(' ')).not.toContain('\x1b[');
+    }
+    const table = await run(['webhooks', 'ls'], {
       SCHED_FORCE_TTY: '1',
       COLUMNS: '120',
       NO_COLOR: undefined,
     });
-    expect(coloured.stdout).toContain('\x1b[1mUUID');
+    expect(table.stdout).toMatch(/^UUID +URL/);
+    // FORCE_COLOR asks for colour on a pipe, with or without the terminal layout.
+    const forced = await run(['webhooks', 'ls'], {
+      SCHED_FORCE_TTY: '1',
+      COLUMNS: '120',
+      NO_COLOR: undefined,
+      FORCE_COLOR: '1',
+    });
+    expect(forced.stdout).toContain('\x1b[1mUUID');
   });
 });

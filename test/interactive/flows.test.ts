@@ -275,7 +275,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
 
   describe('--no-input on a terminal', () => {
     const cases: Array<[string, string[], RegExp]> = [
-      ['link create', ['link', 'create'], /error: give a meeting-type UUID or slug/],
+      ['link create', ['link', 'create'], /error: no meeting type given, and no pick list/],
       ['webhooks add', ['webhooks', 'add'], /error: --url is required/],
       [
         'webhooks rm --all',

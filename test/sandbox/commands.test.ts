@@ -139,9 +139,49 @@ describe('sched sandbox book', () => {
     );
   });
 
+  it('--at without an offset is on the invitee clock (--timezone, else UTC), as on the booking page', async () => {
+    const day = new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10);
+    for (const [tz, extra] of [
+      ['Europe/London', ['--timezone', 'Europe/London']],
+      ['America/New_York', ['--timezone', 'America/New_York']],
+      ['UTC', []],
+    ] as const) {
+      const r = await sched([
+        'sandbox',
+        'book',
+        (await mintLink()).code,
+        '--at',
+        `${day}T11:00`,
+        ...extra,
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const start = (JSON.parse(r.stdout) as { scheduled_at: string }).scheduled_at;
+      // The instant booked shows 11:00 on that day on the invitee's wall clock.
+      const wall = new Intl.DateTimeFormat('sv-SE', {
+        timeZone: tz,
+        dateStyle: 'short',
+        timeStyle: 'short',
+      }).format(new Date(start));
+      expect(wall, `${tz}: ${start}`).toBe(`${day} 11:00`);
+    }
+  });
+
+  it('--at 2026-02-30T10:00:00Z: there is no such date, exit 2, nothing sent', async () => {
+    const link = await mintLink();
+    const before = sb.requests.length;
+    const r = await sched(['sandbox', 'book', link.code, '--at', '2026-02-30T10:00:00Z']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: --at "2026-02-30T10:00:00Z": there is no such date \(February 2026 has 28 days\)\n/,
+    );
+    expect(sb.requests.length).toBe(before);
+  });
+
   it.each([
     [['--at', 'tomorrow']],
-    [['--at', '2026-12-01T10:00']],
+    [['--at', '2026-02-30T10:00']],
+    [['--at', '2026-12-01T24:00']],
     [['--timezone', 'Mars/Olympus']],
   ])('rejects %j locally with exit 2, sending nothing', async (extra) => {
     const link = await mintLink();

@@ -141,6 +141,7 @@ describe('validateSyncDocument', () => {
       entries: [],
       problems: [],
       warnings: [],
+      unsetSecretEnv: [],
     });
   });
 

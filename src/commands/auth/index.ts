@@ -15,7 +15,8 @@ export const auth = command({
       input: loginInput,
       examples: [
         'sched auth login',
-        'printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
+        '# CI, the key from a secret: printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
+        'printf %s sandbox_test_key | sched auth login --with-key --profile sandbox --base-url http://127.0.0.1:4010/api',
       ],
       formats: TEXT_OR_JSON,
       load: () => import('./login.js'),

@@ -13,9 +13,9 @@ export const completion = command({
   description: 'Print the shell completion script for bash, zsh or fish',
   input: printInput,
   examples: [
-    'sched completion bash > /etc/bash_completion.d/sched',
-    'sched completion zsh > "${fpath[1]}/_sched"',
-    'sched completion fish > ~/.config/fish/completions/sched.fish',
+    'mkdir -p ~/.local/share/bash-completion/completions && sched completion bash > ~/.local/share/bash-completion/completions/sched',
+    'mkdir -p ~/.zfunc && sched completion zsh > ~/.zfunc/_sched   # with fpath=(~/.zfunc $fpath) in ~/.zshrc',
+    'mkdir -p ~/.config/fish/completions && sched completion fish > ~/.config/fish/completions/sched.fish',
   ],
   formats: ['table'],
   load: () => import('./print.js'),

@@ -13,7 +13,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['COLUMNS', "width tables are laid out for (default: the terminal's)"],
   [
     'SCHED_FORCE_TTY',
-    'any value but 0/false: terminal-style output on a pipe\n(tables with headers, pretty JSON), e.g. for a log',
+    'any value but 0/false: terminal-style layout on a pipe\n(tables with headers, pretty JSON), e.g. for a log;\ncolour still follows NO_COLOR/FORCE_COLOR/a terminal',
   ],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings for requests to the API'],
   ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],

@@ -18,10 +18,12 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import type { LinkCreateOptions } from './index.js';
+import { LARGE_BATCH, type LinkCreateOptions } from './index.js';
 import {
+  ExitCode,
   fieldsOf,
   Interrupted,
+  QuietExit,
   NetworkError,
   SchedError,
   UsageError,
@@ -38,6 +40,7 @@ import {
   resolveMeetingTypes,
   type ResolvedMeetingType,
 } from '../meeting-types.js';
+import { whyNoPrompt } from '../../prompt.js';
 
 interface Minted {
   type: ResolvedMeetingType;
@@ -59,8 +62,26 @@ const TABLE_COLUMNS: readonly Column<Minted>[] = [
   { key: 'code', value: (m) => m.link.code },
 ];
 
-async function* linksOf(minted: AsyncIterable<Minted>): AsyncGenerator<SingleUseLink> {
-  for await (const m of minted) yield m.link;
+/**
+ * The objects --json and -o ndjson print: the API's link exactly, or, when several meeting
+ * types were given, the same object with the meeting type it is for added (`meeting_type` as
+ * given, `meeting_type_uuid`), so a script can tell them apart. A field the API already
+ * returns under either name is kept as the API gave it.
+ */
+async function* linksOf(
+  minted: AsyncIterable<Minted>,
+  withType: boolean,
+): AsyncGenerator<SingleUseLink> {
+  for await (const m of minted) {
+    if (!withType) {
+      yield m.link;
+      continue;
+    }
+    const o: Record<string, unknown> = { ...m.link };
+    if (!('meeting_type' in o)) o.meeting_type = m.type.ref;
+    if (!('meeting_type_uuid' in o)) o.meeting_type_uuid = m.type.uuid;
+    yield o as SingleUseLink;
+  }
 }
 
 async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
@@ -75,9 +96,14 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
   const { io, globals } = ctx;
   const { meetingType: args, count, concurrency } = opts;
   if (args.length === 0 && !io.canPrompt()) {
-    throw new UsageError('give a meeting-type UUID or slug', {
-      hint: 'e.g. `sched link create intro-call`; `sched types list` shows them',
-    });
+    throw new UsageError(
+      `no meeting type given, and no pick list to choose one from: ${whyNoPrompt(io, globals.input)}`,
+      {
+        hint:
+          'give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; ' +
+          '`sched types list` shows them',
+      },
+    );
   }
 
   const client = await ctx.api();
@@ -86,6 +112,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
       ? [await pickMeetingType(ctx, client)]
       : await resolveMeetingTypes(ctx, client, args);
   const total = types.length * count;
+  if (total > LARGE_BATCH && !opts.yes && io.canPrompt()) await confirmLarge(ctx, total, types);
   const { createSingleUseLink } = await import('../../api/endpoints.js');
 
   const progress = createProgress(io, 'Creating links', total);
@@ -152,7 +179,10 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
       for await (const m of minted)
         await renderObject(out, m.link, { format: 'json', columns: [] });
     } else if (globals.output === 'json' || globals.output === 'ndjson') {
-      await renderList(out, linksOf(minted), { format: globals.output, columns: [] });
+      await renderList(out, linksOf(minted, types.length > 1), {
+        format: globals.output,
+        columns: [],
+      });
     } else if (globals.output === 'csv') {
       await renderList(out, minted, { format: 'csv', columns: COLUMNS });
     } else if (explicitTable) {
@@ -170,6 +200,30 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     ctx.signal.removeEventListener('abort', onAbort);
     const s = limiter.stats;
     if (s.rateLimited > 0) io.err(io.colorErr.dim(rateSummary(s, limiter.max)));
+  }
+}
+
+/**
+ * A batch above LARGE_BATCH on a terminal: single-use links cannot be taken back, and an extra
+ * zero (`--count 100000`) is easy to type. Scripts (no terminal) and --yes are not asked.
+ */
+async function confirmLarge(
+  ctx: Context,
+  total: number,
+  types: readonly ResolvedMeetingType[],
+): Promise<void> {
+  const n = total.toLocaleString('en');
+  const per = types.length > 1 ? ` (${types.length} meeting types)` : '';
+  const prompter = await ctx.prompter();
+  const ok = await prompter.confirm(
+    `Create ${n} single-use links${per}? The API cannot delete them.`,
+    {
+      default: false,
+    },
+  );
+  if (!ok) {
+    ctx.io.err('Cancelled; no links were created.');
+    throw new QuietExit(ExitCode.failure);
   }
 }
 

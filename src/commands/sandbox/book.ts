@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import type { SandboxBookOptions } from './index.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { DEFAULT_INVITEE } from '../../sandbox/meetings.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
 
@@ -51,7 +52,9 @@ export async function run(ctx: Context, flags: SandboxBookOptions): Promise<void
   if (flags.name !== undefined) body.name = flags.name;
   if (flags.email !== undefined) body.email = flags.email;
   if (flags.timezone !== undefined) body.timezone = checkTimeZone(flags.timezone);
-  if (flags.at !== undefined) body.at = checkIsoTime(flags.at);
+  // A local time (no offset) is on the invitee's clock, as the booking page reads it.
+  if (flags.at !== undefined)
+    body.at = checkIsoTime(flags.at, '--at', flags.timezone ?? DEFAULT_INVITEE.timezone);
 
   const client = await sandboxClient(ctx, flags, link.url);
   const result = await callControl(

@@ -79,7 +79,10 @@ export const bookInput = input({
     SANDBOX_KEY,
     value('--name <name>', 'invitee full name'),
     value('--email <email>', 'invitee email'),
-    value('--at <iso-time>', 'start time (default: tomorrow 10:00 in the invitee time zone)'),
+    value(
+      '--at <iso-time>',
+      'start time: with an offset, or local to --timezone as on the booking page, e.g. 2026-12-03T11:00 (default: tomorrow 10:00 in the invitee time zone)',
+    ),
     value('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)'),
   ],
 });
@@ -128,8 +131,10 @@ export const sandbox = command({
       description: 'Book a single-use link in a running sandbox (delivers meetingScheduled)',
       input: bookInput,
       examples: [
-        `sched sandbox book http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/abc123`,
-        'sched sandbox book abc123 --json',
+        'url=$(sched link create intro-call)   # a link to book',
+        'sched sandbox book "$url"',
+        `sched sandbox book "$(sched link create intro-call --json | jq -r .code)" --json`,
+        'sched sandbox book "$(sched link create intro-call)" --at 2030-12-03T11:00 --timezone Europe/London',
       ],
       json: MEETING_JSON,
       formats: ALL_FORMATS,
@@ -140,7 +145,7 @@ export const sandbox = command({
       description: 'Cancel a meeting in a running sandbox (delivers meetingCancelled)',
       input: cancelInput,
       examples: [
-        'sched sandbox cancel 4b1d2f0e-2f44-4c1a-9a51-0f3f6a7c8d90',
+        'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to cancel',
         'sched sandbox cancel "$MEETING" --json',
       ],
       json: MEETING_JSON,
@@ -152,8 +157,9 @@ export const sandbox = command({
       description: 'Move a meeting in a running sandbox (delivers meetingRescheduled)',
       input: rescheduleInput,
       examples: [
-        'sched sandbox reschedule "$MEETING" --at 2026-12-01T15:00:00+01:00',
-        'sched sandbox reschedule "$MEETING" --at 2026-12-01T14:00:00Z --json',
+        'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to move',
+        'sched sandbox reschedule "$MEETING" --at 2030-12-01T15:00:00+01:00',
+        'sched sandbox reschedule "$MEETING" --at 2030-12-02T14:00:00Z --json',
       ],
       json: MEETING_JSON,
       formats: ALL_FORMATS,

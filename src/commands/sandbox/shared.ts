@@ -9,6 +9,8 @@ import { renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
+// The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
+import { zonedTimeToUtc } from '../../sandbox/meetings.js';
 
 interface DeliveryView {
   notification_uuid: string;
@@ -17,18 +19,81 @@ interface DeliveryView {
   attempts: Array<{ attempt: number; status: number | null; error: string | null }>;
 }
 
-const ISO_WITH_OFFSET =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** ISO 8601 date and time, the offset optional (a booking page's datetime-local has none). */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** Checks --at locally, so a typo is exit 2 before anything is sent. */
-export function checkIsoTime(value: string, flag = '--at'): string {
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * Checks --at locally, so a typo is exit 2 before anything is sent: the shape, then that the
+ * date and the time exist (`2026-02-30` is no date, not a missing offset). A time without an
+ * offset is read as the booking page reads it: on the wall clock of `localZone` (the invitee's
+ * time zone); without `localZone` an offset is required.
+ */
+export function checkIsoTime(value: string, flag = '--at', localZone?: string): string {
   const v = value.trim();
-  if (!ISO_WITH_OFFSET.test(v) || Number.isNaN(Date.parse(v))) {
-    throw new UsageError(`${flag} ${quote(value)} is not an ISO 8601 time with an offset`, {
-      hint: `e.g. ${flag} 2026-12-01T15:00:00+01:00 or ${flag} 2026-12-01T14:00:00Z`,
+  const m = ISO_TIME.exec(v);
+  const example = `e.g. ${flag} 2026-12-01T15:00:00+01:00 or ${flag} 2026-12-01T14:00:00Z`;
+  if (!m) {
+    throw new UsageError(
+      `${flag} ${quote(value)} is not an ISO 8601 time${localZone === undefined ? ' with an offset' : ''}`,
+      {
+        hint:
+          localZone === undefined
+            ? example
+            : `${example}, or a local time such as ${flag} 2026-12-01T15:00 (with --timezone)`,
+      },
+    );
+  }
+  const [, y, mo, d, h, mi, sec, offset] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12) {
+    throw new UsageError(`${flag} ${quote(value)}: there is no month ${mo}`, { hint: example });
+  }
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) {
+    throw new UsageError(
+      `${flag} ${quote(value)}: there is no such date (${MONTHS[month - 1]} ${y} has ${days} days)`,
+      { hint: example },
+    );
+  }
+  if (Number(h) > 23 || Number(mi) > 59 || Number(sec ?? 0) > 59) {
+    throw new UsageError(`${flag} ${quote(value)}: there is no such time of day`, {
+      hint: example,
     });
   }
-  return v;
+  if (offset !== undefined) {
+    if (Number.isNaN(Date.parse(v))) {
+      throw new UsageError(`${flag} ${quote(value)} has an offset that is not one`, {
+        hint: example,
+      });
+    }
+    return v;
+  }
+  if (localZone === undefined) {
+    throw new UsageError(`${flag} ${quote(value)} has no offset: say which time zone it is in`, {
+      hint: example,
+    });
+  }
+  return zonedTimeToUtc({ year, month, day, hour: Number(h), minute: Number(mi) }, localZone)
+    .toISOString()
+    .replace(/\.000Z$/, 'Z');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -25,7 +25,10 @@ export const sig = command({
       description: 'Print the base64 HMAC-SHA256 of the payload bytes (stdin when no file)',
       input: signInput,
       examples: [
+        'sched events sample meetingScheduled > body.json   # a payload to sign',
+        'SECRET=my-webhook-secret',
         'SCHED_WEBHOOK_SECRET="$SECRET" sched sig sign --payload-file body.json',
+        'BODY=$(cat body.json)',
         'printf %s "$BODY" | SCHED_WEBHOOK_SECRET=s3cret sched sig sign',
       ],
       json: '{"signature"}',
@@ -37,7 +40,10 @@ export const sig = command({
       description: 'Check a webhook-signature value against the exact payload bytes',
       input: verifyInput,
       examples: [
-        'SCHED_WEBHOOK_SECRET="$SECRET" sched sig verify --signature "$SIG" --payload-file body.json',
+        'sched events sample meetingScheduled > body.json   # a payload, and its signature',
+        'export SCHED_WEBHOOK_SECRET=my-webhook-secret',
+        'SIG=$(sched sig sign --payload-file body.json)',
+        'sched sig verify --signature "$SIG" --payload-file body.json',
         'sched sig verify --signature "$SIG" --json < body.json',
       ],
       json: '{"valid","reason"}: valid true or false; reason null when valid, else the likely cause the human output names',

@@ -132,7 +132,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       else await renderObject(io, match, { format: globals.output, columns: WEBHOOK_COLUMNS });
       return;
     }
-    if (sameUrl.length > 0) {
+    if (sameUrl.length > 0 && !globals.quiet) {
       io.err(
         `Note: ${sameUrl.length === 1 ? 'a webhook' : `${sameUrl.length} webhooks`} for this URL ` +
           `already ${sameUrl.length === 1 ? 'exists' : 'exist'} with other events; creating another one.`,
@@ -164,7 +164,9 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     await renderObject(io, created, { format: globals.output, columns });
   }
 
-  if (shownSecret) {
+  // -q keeps stderr to what matters: a secret printed alone on stdout needs no instructions,
+  // but an unsigned webhook is still a risk worth a line.
+  if (shownSecret && !globals.quiet) {
     // Two lines, each under 80 columns.
     io.err(
       io.colorErr.yellow(

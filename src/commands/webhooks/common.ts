@@ -1,9 +1,11 @@
 // What `webhooks add`, `ls` and `rm` share: columns and reading every webhook across pages.
 // The checks of a URL and of event names live in src/webhooks/url.ts and event-names.ts.
 import type { Context } from '../../context.js';
+import { ExitCode, QuietExit } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { EVENT_NAMES, isEventName, type Webhook } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
+import { sanitizeCell } from '../../output/sanitize.js';
 
 /**
  * Events as a table shows them: `all` for every one, else short names (`cancelled`), in the
@@ -74,4 +76,64 @@ export async function allWebhooks(ctx: Context, client: ApiClient): Promise<Webh
   }))
     list.push(w);
   return list;
+}
+
+/** What a confirmation lists of one webhook: its UUID, and its URL and events when known. */
+export interface ListedWebhook {
+  uuid: string;
+  webhook?: Webhook;
+}
+
+/** Cuts the middle out of a long URL (`https://host/a…/end`), so both ends stay readable. */
+function middleCut(s: string, width: number): string {
+  if (s.length <= width) return s;
+  const keep = Math.max(0, width - 1);
+  return `${s.slice(0, Math.ceil(keep / 2))}…${s.slice(s.length - Math.floor(keep / 2))}`;
+}
+
+/**
+ * The lines a question about deleting webhooks shows (`webhooks rm --all|--url`, a sync that
+ * deletes every webhook): one line per webhook that fits `columns`, so a long list stays one
+ * webhook a line. The UUID is whole (it identifies); a URL too long for the room left is cut in
+ * its middle; the events go when even a cut URL would not fit beside them.
+ */
+export function webhookLines(targets: readonly ListedWebhook[], columns: number): string[] {
+  const rows = targets.map((t) => ({
+    uuid: t.uuid,
+    url: t.webhook ? sanitizeCell(String(t.webhook.url)) : '',
+    events: t.webhook ? sanitizeCell(shortEvents(t.webhook.events).join(', ')) : '',
+  }));
+  const longest = (k: 'uuid' | 'url' | 'events') =>
+    rows.reduce((w, r) => Math.max(w, r[k].length), 0);
+  const fixed = 2 + longest('uuid') + 2;
+  const MIN_URL = 24;
+  let eventsWidth = longest('events');
+  if (columns - fixed - (eventsWidth + 2) < MIN_URL) eventsWidth = 0;
+  const room = Math.max(MIN_URL, columns - fixed - (eventsWidth > 0 ? eventsWidth + 2 : 0));
+  const urlWidth = Math.min(longest('url'), room);
+  return rows.map((r) =>
+    `  ${r.uuid}  ${middleCut(r.url, urlWidth).padEnd(urlWidth)}  ${eventsWidth > 0 ? r.events : ''}`.trimEnd(),
+  );
+}
+
+/**
+ * Shows the webhooks about to be deleted and asks (no is the default). Saying no is a choice,
+ * not an error and not an interruption (130 means Ctrl-C): it says `nothingDone` and ends with
+ * 1, so `sched webhooks rm --all && next-step` stops.
+ */
+export async function confirmDeletion(
+  ctx: Context,
+  targets: readonly ListedWebhook[],
+  what: string,
+  nothingDone: string,
+): Promise<void> {
+  const { io } = ctx;
+  const n = targets.length === 1 ? '1 webhook' : `${targets.length} webhooks`;
+  io.err(`This deletes ${n} (${what}):`);
+  for (const line of webhookLines(targets, io.columns)) io.err(line);
+  const prompter = await ctx.prompter();
+  if (!(await prompter.confirm(`Delete ${n}?`, { default: false }))) {
+    io.err(`Cancelled; ${nothingDone}.`);
+    throw new QuietExit(ExitCode.failure);
+  }
 }

@@ -59,7 +59,8 @@ export const syncInput = input({
       required: true,
     }),
     flag('--prune', 'delete webhooks that are not in the file'),
-    flag('--dry-run', 'print the plan and change nothing'),
+    flag('--dry-run', 'print the plan and change nothing (secretEnv variables need not be set)'),
+    flag('-y, --yes', 'do not ask before a plan that deletes every webhook'),
   ],
 });
 export type WebhooksSyncOptions = InputOf<typeof syncInput>;
@@ -114,6 +115,7 @@ export const webhooks = command({
       examples: [
         'sched webhooks add --url https://example.com/hooks/sched',
         'sched webhooks add --url https://example.com/hooks --event meetingScheduled --if-absent --json',
+        'WEBHOOK_SECRET=$(head -c 32 /dev/urandom | base64)',
         'printf %s "$WEBHOOK_SECRET" | sched webhooks add --url https://example.com/hooks --secret-stdin',
       ],
       json: WEBHOOK_JSON,
@@ -136,7 +138,8 @@ export const webhooks = command({
       description: 'Delete webhooks by UUID, by URL, or all of them',
       input: rmInput,
       examples: [
-        'sched webhooks rm 0d5c7a52-9a43-4c55-8d6f-6f4f3b2f9e10',
+        'uuid=$(sched webhooks add --url https://example.com/hooks/old --no-secret -q)   # one to remove',
+        'sched webhooks rm "$uuid"',
         'sched webhooks rm --url https://example.com/hooks --yes',
         'sched webhooks rm --all --yes --json',
       ],
@@ -153,8 +156,12 @@ export const webhooks = command({
       description: 'Make the webhooks match a file (JSON or YAML): create, replace, prune',
       input: syncInput,
       examples: [
-        'sched webhooks sync --file webhooks.json --dry-run',
-        'sched webhooks sync --file webhooks.yaml --prune --json',
+        `echo '{"webhooks":[{"url":"https://example.com/hooks/sched","events":["meetingScheduled"],"secretEnv":"SCHED_HOOK_SECRET"}]}' > webhooks.json`,
+        'sched webhooks sync --file webhooks.json --dry-run   # plans without SCHED_HOOK_SECRET set',
+        `printf 'webhooks:\\n  - url: https://example.com/hooks/sched\\n    events: [meetingScheduled, meetingCancelled]\\n    secretEnv: SCHED_HOOK_SECRET\\n' > webhooks.yaml`,
+        'SCHED_HOOK_SECRET=s3cret sched webhooks sync --file webhooks.yaml --prune --json',
+        '# A plan that deletes every webhook asks first on a terminal (--yes skips the question);',
+        '# without a terminal it does what the file says, with a warning.',
         '# webhooks.yaml (secrets come from the environment, never from the file):',
         '#   webhooks:',
         '#     - url: https://example.com/hooks/sched',
@@ -172,7 +179,7 @@ export const webhooks = command({
       description: 'Receive deliveries locally, verify their signatures, optionally forward them',
       input: listenInput,
       examples: [
-        'SCHED_WEBHOOK_SECRET="$SECRET" sched webhooks listen --port 4020',
+        'SCHED_WEBHOOK_SECRET=my-webhook-secret sched webhooks listen --port 4020',
         'sched webhooks listen --register https://abc.ngrok.app/hook --forward-to http://localhost:3000/hook',
         'sched webhooks listen --event meetingCancelled --event meetingRescheduled',
         'sched webhooks listen --forward-to meetingCancelled=http://localhost:3000/cancel --forward-to http://localhost:3000/all',

@@ -9,34 +9,27 @@
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './index.js';
 import {
-  ExitCode,
   fieldsOf,
   Interrupted,
   NotFoundError,
-  QuietExit,
   SchedError,
   UsageError,
   signalOf,
   asSchedError,
 } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
-import { sanitizeCell } from '../../output/sanitize.js';
 import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
 import { quietOutput } from '../listing.js';
 import { isUuid } from '../meeting-types.js';
 import { quote } from '../../text/quote.js';
-import { allWebhooks, shortEvents } from './common.js';
+import { allWebhooks, confirmDeletion, type ListedWebhook } from './common.js';
 
 const DELETE_CONCURRENCY = 4;
 
-interface Target {
-  uuid: string;
-  /** Known for --url/--all (from the listing), for the confirmation list. */
-  webhook?: Webhook;
-}
+/** The webhook is known for --url/--all (from the listing), for the confirmation list. */
+type Target = ListedWebhook;
 
 type Outcome = { uuid: string; deleted: true } | { uuid: string; deleted: false };
 
@@ -74,25 +67,6 @@ function chooseMode(
   return { kind: 'all' };
 }
 
-async function confirm(ctx: Context, targets: Target[], what: string): Promise<void> {
-  const { io } = ctx;
-  io.err(`This deletes ${plural(targets.length)} (${what}):`);
-  const urls = targets.map((t) => (t.webhook ? sanitizeCell(String(t.webhook.url)) : ''));
-  const urlWidth = urls.reduce((w, u) => Math.max(w, u.length), 0);
-  targets.forEach((t, i) => {
-    const events = t.webhook ? sanitizeCell(shortEvents(t.webhook.events).join(', ')) : '';
-    io.err(`  ${t.uuid}  ${urls[i]!.padEnd(urlWidth)}  ${events}`.trimEnd());
-  });
-  const prompter = await ctx.prompter();
-  const yes = await prompter.confirm(`Delete ${plural(targets.length)}?`, { default: false });
-  if (!yes) {
-    // Saying no is a choice, not an error and not an interruption (130 means Ctrl-C): it says
-    // that nothing was done and ends with 1, so `sched webhooks rm --all && next-step` stops.
-    io.err('Cancelled; nothing was deleted.');
-    throw new QuietExit(ExitCode.failure);
-  }
-}
-
 export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
   const { io, globals } = ctx;
   const mode = chooseMode(flags.uuid, flags);
@@ -126,7 +100,12 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
       return;
     }
     if (!yes) {
-      await confirm(ctx, targets, mode.kind === 'all' ? 'every webhook' : `URL ${quote(mode.url)}`);
+      await confirmDeletion(
+        ctx,
+        targets,
+        mode.kind === 'all' ? 'every webhook' : `URL ${quote(mode.url)}`,
+        'nothing was deleted',
+      );
     }
   }
 

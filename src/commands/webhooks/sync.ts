@@ -24,7 +24,14 @@ import {
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
 import { validateSyncDocument } from '../../webhooks/sync/validate.js';
-import { countPlan, executionSteps, hasChanges, planSync } from '../../webhooks/sync/plan.js';
+import {
+  countPlan,
+  deletesEverything,
+  executionSteps,
+  hasChanges,
+  planSync,
+} from '../../webhooks/sync/plan.js';
+import { confirmDeletion } from './common.js';
 import { applySteps, SyncStopped, type SyncOps } from '../../webhooks/sync/apply.js';
 import {
   countsOf,
@@ -47,6 +54,7 @@ interface SyncFlags {
   file: string;
   prune: boolean;
   dryRun: boolean;
+  yes: boolean;
 }
 
 function readFlags(flags: WebhooksSyncOptions): SyncFlags {
@@ -54,7 +62,12 @@ function readFlags(flags: WebhooksSyncOptions): SyncFlags {
   if (typeof file !== 'string' || file.trim() === '') {
     throw new UsageError('--file needs a path (or - for stdin)');
   }
-  return { file, prune: flags.prune === true, dryRun: flags.dryRun === true };
+  return {
+    file,
+    prune: flags.prune === true,
+    dryRun: flags.dryRun === true,
+    yes: flags.yes === true,
+  };
 }
 
 export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<void> {
@@ -76,8 +89,8 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
       hint: 'nothing was sent; the file must be JSON or YAML: {"webhooks":[{"url","events","secretEnv"}]}',
     });
   }
-  const validation = validateSyncDocument(parsed.value, ctx.env);
-  // Every secret of the file masked in every line printed (the output gate), as a last guard.
+  const validation = validateSyncDocument(parsed.value, ctx.env, { needSecrets: !flags.dryRun });
+  // Every secret of the file masked in every line printed, as a last guard (a dry run may have none).
   io.addSecrets(validation.entries.map((e) => e.secret));
   const redact = masker(validation.entries.map((e) => e.secret));
   const say = (line: string) => io.err(redact(line));
@@ -85,20 +98,49 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   for (const w of validation.warnings) warn(w);
   if (validation.problems.length > 0) {
     const n = validation.problems.length;
+    const unset = validation.unsetSecretEnv;
     throw new UsageError(`${name} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, {
       details: validation.problems,
+      hint:
+        unset.length > 0
+          ? `set ${unset.join(', ')}: webhooks are created with ${unset.length === 1 ? 'that secret' : 'those secrets'} ` +
+            '(--dry-run plans without them)'
+          : undefined,
     });
   }
   const entries = validation.entries;
+  if (flags.dryRun && validation.unsetSecretEnv.length > 0 && !quiet) {
+    const names = validation.unsetSecretEnv.join(', ');
+    say(
+      io.colorErr.dim(
+        `dry run without ${names} set: planned anyway (the API never returns secrets); the real run needs ${validation.unsetSecretEnv.length === 1 ? 'it' : 'them'}`,
+      ),
+    );
+  }
 
   // 2. What exists, and the plan.
   const api = await ctx.api();
   const current = await listAllWebhooks(api, ctx.signal, warn);
   const plan = planSync(entries, current, { prune: flags.prune });
-  if (entries.length === 0 && flags.prune && current.length > 0) {
-    warn(`${name} lists no webhooks: --prune deletes every webhook of the account`);
+  const everything = deletesEverything(plan);
+  if (everything) {
+    warn(
+      entries.length === 0
+        ? `${name} lists no webhooks: --prune deletes every webhook of the account`
+        : `the plan deletes every webhook of the account (${plan.currentCount}): none has a URL of ${name}`,
+    );
   }
-  if (!quiet) printPlan(ctx, say, name, plan, entries.length, flags);
+  if (!quiet) printPlan(ctx, say, name, plan, entries.length);
+  // Like `webhooks rm --all`: a terminal asks first; a pipeline does what the file says.
+  if (everything && !flags.dryRun && !flags.yes && io.canPrompt()) {
+    const targets = plan.items.flatMap((i) => (i.kind === 'delete' ? [i.webhook] : []));
+    await confirmDeletion(
+      ctx,
+      targets.map((w) => ({ uuid: w.uuid, webhook: w })),
+      `every webhook of the account, as ${name} says`,
+      'nothing was changed',
+    );
+  }
 
   // 3. Dry run: the plan is the result.
   if (flags.dryRun) {
@@ -108,6 +150,7 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   }
 
   // 4. The requests, one at a time.
+  if (!quiet && hasChanges(plan)) say(sendingLine(ctx, plan));
   const steps = executionSteps(plan);
   const ops: SyncOps = makeOps(api, ctx.signal);
   try {
@@ -166,7 +209,6 @@ function printPlan(
   name: string,
   plan: Plan,
   entryCount: number,
-  flags: SyncFlags,
 ): void {
   const c = ctx.io.colorErr;
   const n = countPlan(plan);
@@ -177,12 +219,16 @@ function printPlan(
   if (n.keep > 0) {
     say(c.dim(`${n.keep} webhook(s) marked "keep" are left alone; --prune deletes them`));
   }
-  if (!hasChanges(plan)) {
-    say(c.green('Already in sync: nothing to change.'));
-  } else if (!flags.dryRun) {
-    const requests = n.create + n.replace * 2 + n.delete;
-    say(c.dim(`Sending ${requests} request${requests === 1 ? '' : 's'}, one at a time:`));
-  }
+  if (!hasChanges(plan)) say(c.green('Already in sync: nothing to change.'));
+}
+
+/** Said once the plan is confirmed, just before the requests go. */
+function sendingLine(ctx: Context, plan: Plan): string {
+  const n = countPlan(plan);
+  const requests = n.create + n.replace * 2 + n.delete;
+  return ctx.io.colorErr.dim(
+    `Sending ${requests} request${requests === 1 ? '' : 's'}, one at a time:`,
+  );
 }
 
 async function printResult(

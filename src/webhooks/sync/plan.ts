@@ -116,6 +116,11 @@ export function countPlan(plan: Plan): PlanCounts {
   return c;
 }
 
+/** The plan deletes every webhook the account has (and there was at least one). */
+export function deletesEverything(plan: Plan): boolean {
+  return plan.currentCount > 0 && countPlan(plan).delete === plan.currentCount;
+}
+
 export function hasChanges(plan: Plan): boolean {
   return plan.items.some((i) => i.kind === 'create' || i.kind === 'replace' || i.kind === 'delete');
 }

@@ -14,6 +14,19 @@ export interface Validation {
   problems: string[];
   /** Worth telling, not worth stopping for. */
   warnings: string[];
+  /**
+   * The secretEnv variables that are unset or empty. With `needSecrets` each is also a problem;
+   * without (a dry run), their entries carry an empty secret that is never sent.
+   */
+  unsetSecretEnv: string[];
+}
+
+export interface ValidateOptions {
+  /**
+   * Whether the secrets must be there (a real run creates webhooks with them). A dry run only
+   * plans, and the API never returns a secret, so a plan job without secrets can still plan.
+   */
+  needSecrets?: boolean;
 }
 
 const TOP_KEYS = ['webhooks'] as const;
@@ -39,17 +52,20 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function validateSyncDocument(
   doc: unknown,
   env: Record<string, string | undefined>,
+  opts: ValidateOptions = {},
 ): Validation {
+  const needSecrets = opts.needSecrets ?? true;
   const problems: string[] = [];
   const warnings: string[] = [];
   const entries: DesiredWebhook[] = [];
+  const unsetSecretEnv: string[] = [];
 
   if (!isRecord(doc)) {
     const wrap = Array.isArray(doc) ? '; wrap the list: {"webhooks": [...]}' : '';
     problems.push(
       `the file must hold an object with a "webhooks" array, found ${describeType(doc)}${wrap}`,
     );
-    return { entries, problems, warnings };
+    return { entries, problems, warnings, unsetSecretEnv };
   }
 
   for (const key of Object.keys(doc)) {
@@ -62,11 +78,11 @@ export function validateSyncDocument(
   const list = doc.webhooks;
   if (list === undefined) {
     problems.push('webhooks: missing; expected an array of {"url", "events", "secretEnv"} objects');
-    return { entries, problems, warnings };
+    return { entries, problems, warnings, unsetSecretEnv };
   }
   if (!Array.isArray(list)) {
     problems.push(`webhooks: expected an array, found ${describeType(list)}`);
-    return { entries, problems, warnings };
+    return { entries, problems, warnings, unsetSecretEnv };
   }
 
   const seenUrls = new Map<string, number>();
@@ -160,7 +176,13 @@ export function validateSyncDocument(
         problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
       } else {
         const value = env[name];
-        if (value === undefined) {
+        if ((value === undefined || value === '') && !unsetSecretEnv.includes(name)) {
+          unsetSecretEnv.push(name);
+        }
+        if (!needSecrets && (value === undefined || value === '')) {
+          secret = '';
+          secretSource = { kind: 'env', name };
+        } else if (value === undefined) {
           problems.push(`${at}.secretEnv: environment variable ${name} is not set`);
         } else if (value === '') {
           problems.push(`${at}.secretEnv: environment variable ${name} is empty`);
@@ -189,5 +211,5 @@ export function validateSyncDocument(
     }
   });
 
-  return { entries: problems.length === 0 ? entries : [], problems, warnings };
+  return { entries: problems.length === 0 ? entries : [], problems, warnings, unsetSecretEnv };
 }
