@@ -2,7 +2,8 @@
 // command after the first starts faster (measured in BENCHMARKS.md). It lives in the user's
 // own cache directory for sched, created private (0700): Node's default, a shared
 // `<tmpdir>/node-compile-cache`, belongs to whichever user ran first, and every other user
-// silently gets no cache. A cache only saves time: nothing here may fail a command.
+// silently gets no cache. One that already exists is used only if this user owns it and others
+// cannot write to it. A cache only saves time: nothing here may fail a command.
 //
 // Builtins come from process.getBuiltinModule (synchronous, no import): this runs on every
 // start, before anything else is loaded.
@@ -36,10 +37,23 @@ export function enableCompileCache(
       .getBuiltinModule('node:path')
       .join(schedDir('cache', env, process.platform, home), 'node-compile-cache');
     makeDir(dir, 3);
+    if (!trusted(dir)) return;
     nodeModule.enableCompileCache(dir);
   } catch {
     // No cache this time.
   }
+}
+
+/**
+ * Node runs the compiled code it finds in the cache: a directory another user owns, or one
+ * others can write to (sticky or not: they could still add entries), is not used, as the
+ * config directory is refused (src/config/trust.ts). A symbolic link is judged by what it
+ * points to. POSIX only (Windows has ACLs, and no uid).
+ */
+function trusted(dir: string): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  const st = process.getBuiltinModule('node:fs').statSync(dir);
+  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o002) === 0;
 }
 
 /**

@@ -222,6 +222,9 @@ export function createTransport(opts: TransportOptions): Transport {
           return refuse('invalid');
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') return refuse('not-http');
+        // A change (DELETE, PUT) is the configured service's to make: sent to another host
+        // without the key, its "204" would be reported as done while nothing changed here.
+        if (req.method !== 'GET' && next.origin !== baseOrigin) return refuse('elsewhere');
         log(
           `${req.method} ${showUrl(url)} -> ${answer.status} in ${ms} ms (attempt ${attempt}; redirect to ${showUrl(next)})`,
         );

@@ -386,7 +386,7 @@ export function failureError(
 }
 
 /** Why a redirect is not followed. */
-export type RedirectRefusal = 'post' | 'too-many' | 'invalid' | 'not-http';
+export type RedirectRefusal = 'post' | 'elsewhere' | 'too-many' | 'invalid' | 'not-http';
 
 export function redirectError(
   req: WordedRequest,
@@ -405,6 +405,11 @@ export function redirectError(
     case 'post':
       return new ApiError(
         `the API answered ${where} with a redirect (${ans.status}) to ${clean(ans.location, 200, mask)}; a ${req.method} is not re-sent`,
+        { ...fields, hint: BASE_URL_HINT },
+      );
+    case 'elsewhere':
+      return new ApiError(
+        `the API answered ${where} with a redirect (${ans.status}) to another host, ${clean(ans.location, 200, mask)}; a ${req.method} is only sent to the configured base URL, so nothing was done`,
         { ...fields, hint: BASE_URL_HINT },
       );
     case 'too-many':

@@ -2,13 +2,14 @@
 // (which stays pure) and free of heavy imports: `sched sig verify` loads only this, node:fs
 // and node:crypto, and the prompter only when it really has to ask.
 import { addAbortListener } from 'node:events';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream, open } from 'node:fs';
+import { Socket } from 'node:net';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { Interrupted, UsageError, signalOf } from '../errors.js';
 import { fileProblem } from '../text/file-problem.js';
-import { readAll } from '../read-bytes.js';
+import { readAtMost } from '../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
 
 export type SecretSource = 'flag' | 'env' | 'prompt';
@@ -74,6 +75,8 @@ export interface PayloadSource {
   /** The file name, or undefined for stdin. */
   file: string | undefined;
   label: string;
+  /** The file is a FIFO (a named pipe): read through the event loop, not a file reader. */
+  fifo?: boolean;
 }
 
 /**
@@ -91,36 +94,66 @@ export async function payloadSource(ctx: Context, flag: unknown): Promise<Payloa
     }
     return { file: undefined, label: 'stdin' };
   }
+  let fifo: boolean;
   try {
     const st = await stat(file);
     if (st.isDirectory())
       throw new UsageError(`cannot read payload file "${file}": it is a directory`);
+    fifo = st.isFIFO();
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw payloadFileError(file, e);
   }
-  return { file, label: `"${file}"` };
+  return { file, label: `"${file}"`, fifo };
 }
 
 function payloadFileError(file: string, e: unknown): UsageError {
   return new UsageError(`cannot read payload file "${file}": ${fileProblem(e)}`);
 }
 
-/** Opens the payload as a stream of raw bytes (never decoded), cut short by Ctrl-C. */
-export function openPayload(ctx: Context, src: PayloadSource): Readable {
-  return src.file === undefined ? ctx.io.stdin : createReadStream(src.file);
+/**
+ * Opens the payload as a stream of raw bytes (never decoded). A FIFO is opened without
+ * waiting and read as a pipe, through the event loop (which waits for a writer, then reads to
+ * its end): a file reader would block a thread of the pool in open() or read() on a FIFO
+ * nobody writes to, and Node waits for that thread on exit, so SIGTERM could not end it.
+ */
+async function openPayload(ctx: Context, src: PayloadSource): Promise<Readable> {
+  if (src.file === undefined) return ctx.io.stdin;
+  if (!src.fifo) return createReadStream(src.file);
+  const fd = await new Promise<number>((resolve, reject) =>
+    open(src.file!, constants.O_RDONLY | constants.O_NONBLOCK, (e, n) =>
+      e ? reject(e) : resolve(n),
+    ),
+  );
+  return new Socket({ fd, readable: true, writable: false });
 }
 
+/** Opens the payload and runs `work` on it; Ctrl-C or SIGTERM ends both at once. */
 async function guarded<T>(
   ctx: Context,
   src: PayloadSource,
-  stream: Readable,
-  work: () => Promise<T>,
+  work: (stream: Readable) => Promise<T>,
 ): Promise<T> {
-  // Called at once when the signal has already aborted.
-  const listening = addAbortListener(ctx.signal, () => stream.destroy(new Error('aborted')));
+  // The wait ends at once, without waiting for the stream to give up: opening a FIFO nobody
+  // writes to blocks, which destroy() cannot cut short.
+  let listening: Disposable | undefined;
+  let stream: Readable | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    // Called at once when the signal has already aborted.
+    listening = addAbortListener(ctx.signal, () => {
+      stream?.destroy(new Error('aborted'));
+      reject(new Error('aborted'));
+    });
+  });
+  stopped.catch(() => {});
+  const working = openPayload(ctx, src).then((s) => {
+    stream = s;
+    if (ctx.signal.aborted) s.destroy(new Error('aborted'));
+    return work(s);
+  });
+  working.catch(() => {});
   try {
-    return await work();
+    return await Promise.race([working, stopped]);
   } catch (e) {
     if (ctx.signal.aborted) {
       throw new Interrupted(`interrupted while reading the payload from ${src.label}`, {
@@ -130,7 +163,7 @@ async function guarded<T>(
     if (src.file !== undefined) throw payloadFileError(src.file, e);
     throw e;
   } finally {
-    listening[Symbol.dispose]();
+    listening?.[Symbol.dispose]();
   }
 }
 
@@ -140,8 +173,7 @@ export async function signPayloadSource(
   src: PayloadSource,
   secret: string,
 ): Promise<StreamedSignature> {
-  const stream = openPayload(ctx, src);
-  const signed = await guarded(ctx, src, stream, () => signStream(secret, stream));
+  const signed = await guarded(ctx, src, (stream) => signStream(secret, stream));
   // No delivery is empty: 0 bytes means nothing was piped in (or a failed download), and a
   // signature of nothing would only mislead.
   if (signed.bytes === 0) {
@@ -152,8 +184,24 @@ export async function signPayloadSource(
   return signed;
 }
 
-/** Reads the whole payload into memory (for sending it), raw bytes. */
+/**
+ * The most a payload read into memory may hold (events send): as much as `webhooks listen`
+ * accepts in one delivery. Past it the read stops (a file like /dev/zero never ends).
+ */
+export const MAX_PAYLOAD_BYTES = 5 * 1024 * 1024;
+
+/** Reads the whole payload into memory (for sending it), raw bytes, at most MAX_PAYLOAD_BYTES. */
 export async function readPayload(ctx: Context, src: PayloadSource): Promise<Buffer> {
-  const stream = openPayload(ctx, src);
-  return guarded(ctx, src, stream, () => readAll(stream));
+  const bytes = await guarded(ctx, src, async (stream) => {
+    const read = await readAtMost(stream, MAX_PAYLOAD_BYTES);
+    if (read === undefined) stream.destroy();
+    return read;
+  });
+  if (bytes === undefined) {
+    throw new UsageError(
+      `the payload from ${src.label} is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB, the most a delivery may hold`,
+      { hint: 'give the exact body of one delivery' },
+    );
+  }
+  return bytes;
 }

@@ -73,6 +73,38 @@ describe('enableCompileCache', () => {
     expect(fs.existsSync(xdg)).toBe(false);
   });
 
+  // Issue 20: compiled code from a directory someone else can write would run as this user.
+  it.runIf(process.platform !== 'win32')(
+    'a cache directory writable by others is not used (as the config directory)',
+    () => {
+      const xdg = fs.mkdtempSync(path.join(tmp, 'shared-'));
+      const dir = path.join(xdg, 'sched', 'node-compile-cache');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.chmodSync(dir, 0o777);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      fs.chmodSync(dir, 0o1777); // sticky does not help: others can still plant entries
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      fs.chmodSync(dir, 0o700);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([dir]);
+    },
+  );
+
+  it.runIf(typeof process.getuid === 'function' && process.getuid() === 0)(
+    'a cache directory owned by another user is not used',
+    () => {
+      const xdg = fs.mkdtempSync(path.join(tmp, 'owned-'));
+      const dir = path.join(xdg, 'sched', 'node-compile-cache');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.chownSync(dir, 65534, 65534);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      // Through a symbolic link: judged by what it points to.
+      const other = fs.mkdtempSync(path.join(tmp, 'link-'));
+      fs.mkdirSync(path.join(other, 'sched'));
+      fs.symlinkSync(dir, path.join(other, 'sched', 'node-compile-cache'));
+      expect(enable({ XDG_CACHE_HOME: other })).toEqual([]);
+    },
+  );
+
   it('a directory it cannot make, or a Node that refuses it, costs nothing', () => {
     const file = path.join(tmp, 'in-process-file');
     fs.writeFileSync(file, '');

@@ -8,30 +8,16 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamicKind } from '../../src/completion/model.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { HAS_TMUX, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { HAS_TMUX, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import {
   complete,
   createWorkspace,
   hasCommand,
+  INTERACTIVE,
+  startShell,
   type ShellName,
   type ShellWorkspace,
 } from './shells.js';
-
-const SHELLS: Record<ShellName, { argv: string[]; setup: (script: string) => string }> = {
-  bash: {
-    argv: ['bash', '--norc', '--noprofile', '-i'],
-    setup: (s) => `PS1='$ '; source ${s}`,
-  },
-  zsh: {
-    argv: ['zsh', '-f', '-i'],
-    // zsh has a `sched` builtin (zsh/sched): without `disable`, Enter would run that.
-    setup: (s) => `PS1='$ '; disable sched; autoload -Uz compinit && compinit -u -D && source ${s}`,
-  },
-  fish: {
-    argv: ['fish', '--no-config', '-i'],
-    setup: (s) => `function fish_prompt; echo '$ '; end; source ${s}`,
-  },
-};
 
 /** A command substitution that, if the shell ever ran it, leaves a file behind. */
 const payload = (dir: string, kind: string) => `$(touch\${IFS}${dir}/pwned-${kind})`;
@@ -118,7 +104,7 @@ afterAll(async () => {
   ws?.cleanup();
 });
 
-describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
+describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   const title = !hasCommand(shell)
     ? `hostile candidates — SKIPPED: ${shell} is not installed`
     : tmuxTitle('a hostile candidate, TAB then Enter');
@@ -132,17 +118,9 @@ describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
     it.each(Object.keys(SOURCES) as DynamicKind[])(
       '%s: inserted quoted, passed as one word, never run',
       async (kind) => {
-        const { argv, setup } = SHELLS[shell];
         const marker = join(ws.dir, `pwned-${kind}`);
         rmSync(marker, { force: true });
-        term = await startTerminal(argv, {
-          env: ws.env({ TERM: 'xterm-256color', ...env }),
-          cwd: ws.dir,
-        });
-        await term.type(`${setup(ws.scripts[shell])}; echo READY`);
-        await term.sendKeys('Enter');
-        await term.waitForScreen(/^READY$/m);
-        await term.sendKeys('C-l');
+        term = await startShell(shell, ws, env);
         await term.type(SOURCES[kind].typed);
         await term.sendKeys('Tab');
         // The candidate is on the line (the shell's own quoting shows as backslashes).
@@ -159,7 +137,7 @@ describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
   });
 });
 
-describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
+describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   describe.skipIf(!hasCommand(shell))(`${shell}: a value already on the line`, () => {
     it('is not offered again (webhooks rm takes several UUIDs)', async () => {
       const offered = await complete(shell, ws, `sched webhooks rm ${HOOK_A} 7c9e`, env);

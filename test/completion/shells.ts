@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { BIN, runSched } from '../helpers/run.js';
+import { startTerminal, type Terminal } from '../helpers/tmux.js';
 
 export type ShellName = 'bash' | 'zsh' | 'fish';
 
@@ -167,4 +168,41 @@ export function complete(
 
 function lines(s: string): string[] {
   return s.split('\n').filter((l) => l.trim() !== '');
+}
+
+/** How each shell starts interactively, and the line that loads the completion script. */
+export const INTERACTIVE: Record<ShellName, { argv: string[]; setup: (script: string) => string }> =
+  {
+    bash: {
+      argv: ['bash', '--norc', '--noprofile', '-i'],
+      setup: (s) => `PS1='$ '; source ${s}`,
+    },
+    zsh: {
+      argv: ['zsh', '-f', '-i'],
+      // zsh has a `sched` builtin (zsh/sched): disabled, so that Enter runs ours.
+      setup: (s) =>
+        `PS1='$ '; disable sched; autoload -Uz compinit && compinit -u -D && source ${s}`,
+    },
+    fish: {
+      argv: ['fish', '--no-config', '-i'],
+      setup: (s) => `function fish_prompt; echo '$ '; end; source ${s}`,
+    },
+  };
+
+/** An interactive `shell` in a terminal (tmux) with the completion script loaded, screen clear. */
+export async function startShell(
+  shell: ShellName,
+  ws: ShellWorkspace,
+  env: Record<string, string> = {},
+): Promise<Terminal> {
+  const { argv, setup } = INTERACTIVE[shell];
+  const t = await startTerminal(argv, {
+    env: ws.env({ TERM: 'xterm-256color', ...env }),
+    cwd: ws.dir,
+  });
+  await t.type(`${setup(ws.scripts[shell])}; echo READY`);
+  await t.sendKeys('Enter');
+  await t.waitForScreen(/^READY$/m);
+  await t.sendKeys('C-l');
+  return t;
 }

@@ -1,25 +1,17 @@
 // TAB pressed in a real interactive shell in a terminal (tmux): readline, ZLE and fish's own
 // line editor split the words and insert the completion, not a test double.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, hasCommand, type ShellName, type ShellWorkspace } from './shells.js';
-import { HAS_TMUX, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import {
+  createWorkspace,
+  hasCommand,
+  INTERACTIVE,
+  startShell,
+  type ShellName,
+  type ShellWorkspace,
+} from './shells.js';
+import { HAS_TMUX, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 
-const SHELLS: Record<ShellName, { argv: string[]; setup: (script: string) => string }> = {
-  bash: {
-    argv: ['bash', '--norc', '--noprofile', '-i'],
-    setup: (s) => `PS1='$ '; source ${s}`,
-  },
-  zsh: {
-    argv: ['zsh', '-f', '-i'],
-    setup: (s) => `PS1='$ '; autoload -Uz compinit && compinit -u -D && source ${s}`,
-  },
-  fish: {
-    argv: ['fish', '--no-config', '-i'],
-    setup: (s) => `function fish_prompt; echo '$ '; end; source ${s}`,
-  },
-};
-
-describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
+describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   const title = !hasCommand(shell)
     ? `TAB in an interactive shell — SKIPPED: ${shell} is not installed`
     : tmuxTitle('TAB in an interactive shell');
@@ -35,15 +27,7 @@ describe.each(Object.keys(SHELLS) as ShellName[])('%s', (shell) => {
     });
     afterAll(() => ws?.cleanup());
 
-    async function shellReady(): Promise<Terminal> {
-      const { argv, setup } = SHELLS[shell];
-      const t = await startTerminal(argv, { env: ws.env({ TERM: 'xterm-256color' }), cwd: ws.dir });
-      await t.type(`${setup(ws.scripts[shell])}; echo READY`);
-      await t.sendKeys('Enter');
-      await t.waitForScreen(/^READY$/m);
-      await t.sendKeys('C-l');
-      return t;
-    }
+    const shellReady = () => startShell(shell, ws);
 
     it('completes a subcommand in place', async () => {
       term = await shellReady();

@@ -94,3 +94,39 @@ describe('a sandbox command aimed at a host nobody configured', () => {
     }
   });
 });
+
+describe('a write redirected to another host', () => {
+  it('webhooks rm: a DELETE answered 307 to another host is not reported done (exit 1)', async () => {
+    const other = await startFaultServer();
+    try {
+      other.fallback(f.status(204));
+      const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+      srv.on('DELETE', `/api/webhooks/${uuid}`, f.redirect(`${other.url}/gone/${uuid}`, 307));
+      const r = await runSched(['webhooks', 'rm', uuid], {
+        env: { ...accountEnv(), SCHED_BASE_URL: srv.baseUrl },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).not.toMatch(/^deleted/im);
+      expect(r.stderr).toMatch(/redirect/);
+      expect(r.stderr).toContain(other.url);
+      expect(other.count('DELETE')).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a GET redirected to another host is still followed, without the key', async () => {
+    const other = await startFaultServer();
+    try {
+      other.on('GET', '/elsewhere', f.json(200, { ok: true }));
+      srv.on('GET', '/api/thing', f.redirect(`${other.url}/elsewhere`, 302));
+      const r = await runSched(['api', '/thing'], {
+        env: { ...accountEnv(), SCHED_BASE_URL: srv.baseUrl },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(other.requests[0]!.headers['x-api-key']).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
