@@ -47,28 +47,18 @@ describe.skipIf(!STANDALONE)('the standalone executable (SCHED_TEST_BINARY)', ()
     const file = path.join(dir, 'payload.json');
     fs.writeFileSync(file, body);
     try {
-      const ok = await runAlone([
-        'sig',
-        'verify',
-        '--signature',
-        sig,
-        '--secret',
-        'k',
-        '--payload-file',
-        file,
-      ]);
+      const verify = (signature: string) =>
+        runAlone([
+          'sig',
+          'verify',
+          `--signature=${signature}`,
+          '--secret=k',
+          `--payload-file=${file}`,
+        ]);
+      const ok = await verify(sig);
       expect(ok.exitCode, ok.stderr).toBe(0);
       expect(ok.stderr).not.toMatch(/warning/i);
-      const bad = await runAlone([
-        'sig',
-        'verify',
-        '--signature',
-        'abc',
-        '--secret',
-        'k',
-        '--payload-file',
-        file,
-      ]);
+      const bad = await verify('abc');
       expect(bad.exitCode).toBe(1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
