@@ -51,6 +51,7 @@ describe('npm run bench --quick', () => {
         'sched link create --count 20',
         'peak RSS, types list --all -o ndjson (200 types)',
         'peak RSS, types list --all -o ndjson (1000 types)',
+        'peak RSS, webhooks listen, 30 senders stalling on 5 MB bodies',
       ]) {
         expect(r.stdout).toContain(`| ${row} `);
       }
