@@ -203,6 +203,65 @@ async function peakRssOnce(argv, env) {
   return { ...r, rssMb: hwm / 1024 };
 }
 
+/**
+ * Peak memory of `webhooks listen` while `connections` senders each declare a 5 MB body, send
+ * all of it but one byte, and stall (the issue-20 flood): the listener holds a bounded budget
+ * and answers the rest 503, so its peak stays flat however many come.
+ */
+async function listenFloodRss(connections, env) {
+  const { connect } = await import('node:net');
+  const child = spawn(NODE, [BIN, 'webhooks', 'listen', '--port', '0'], {
+    env,
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (b) => (stderr += b.toString()));
+  const status = (field) => {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(
+      readFileSync(`/proc/${child.pid}/status`, 'utf8'),
+    );
+    return m ? Number(m[1]) / 1024 : NaN;
+  };
+  const deadline = Date.now() + 20_000;
+  while (!/^ready/m.test(stderr)) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      return { unavailable: `listen did not start: ${lastLine(stderr)}` };
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const port = Number(/listening on http:\/\/[^:]+:(\d+)\//.exec(stderr)[1]);
+  const startMb = status('VmRSS');
+  const size = 5 * 1024 * 1024;
+  const chunk = Buffer.alloc(size - 1, 0x61);
+  let refused = 0;
+  const sockets = [];
+  await Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise((resolve) => {
+          const s = connect(port, '127.0.0.1', () => {
+            s.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${size}\r\n\r\n`);
+            s.write(chunk, () => resolve());
+          });
+          s.on('data', (b) => {
+            if (b.toString().includes(' 503 ')) refused++;
+          });
+          s.on('error', () => resolve());
+          sockets.push(s);
+        }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 2000));
+  const peakMb = status('VmHWM');
+  for (const s of sockets) s.destroy();
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('close', r));
+  return { startMb, peakMb, refused };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Statistics and checks
 
@@ -683,6 +742,9 @@ async function main() {
     rss[s.key] = await rssRow(s.argv(...allArgs), cfg.bigTypes, bigEnv);
   }
   await big.stop();
+  const floodConnections = quick ? 30 : 150;
+  log(`peak memory of webhooks listen under ${floodConnections} stalled 5 MB senders ...`);
+  const flood = await listenFloodRss(floodConnections, baseEnv);
   machine.loadAfter = os.loadavg().map((x) => +x.toFixed(2));
 
   // ------------------------------------------------------------------------------------------
@@ -840,6 +902,22 @@ async function main() {
       row.goal = '< 120 MB';
       row.note = `${fmtMs(r.ms)} ms`;
       row.met = r.rssMb < 120 ? 'yes' : `no (+${(r.rssMb - 120).toFixed(0)} MB)`;
+    }
+    rows.push(row);
+  }
+
+  {
+    const row = {
+      section: 'memory',
+      name: `peak RSS, webhooks listen, ${floodConnections} senders stalling on 5 MB bodies`,
+    };
+    if (flood.unavailable)
+      Object.assign(row, { value: 'not available', met: 'n/a', why: flood.unavailable });
+    else {
+      row.value = `${flood.peakMb.toFixed(1)} MB`;
+      row.note = `${flood.startMb.toFixed(1)} MB before; ${flood.refused} answered 503`;
+      row.goal = '< 200 MB';
+      row.met = flood.peakMb < 200 ? 'yes' : `no (+${(flood.peakMb - 200).toFixed(0)} MB)`;
     }
     rows.push(row);
   }

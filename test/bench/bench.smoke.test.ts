@@ -59,6 +59,7 @@ describe('npm run bench --quick', () => {
         `sched types list --all -o ndjson, 200 types (npm, ${node})`,
         `sched link create --count 20 (npm, ${node})`,
         `peak RSS, --all 1000 types (npm, ${node})`,
+        'peak RSS, webhooks listen, 30 senders stalling on 5 MB bodies',
       ]) {
         expect(r.stdout).toContain(`| ${row} `);
       }

@@ -4,12 +4,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/run.js';
+import { shellHome } from '../helpers/run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = await readFile(join(root, 'README.md'), 'utf8');
@@ -112,22 +112,14 @@ describe('README', () => {
   async function runShell(code: string, timeout = 30_000) {
     sandbox = await startTestSandbox();
     dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
-    await mkdir(join(dir, 'bin'));
-    const wrapper = join(dir, 'bin', 'sched');
-    await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    await chmod(wrapper, 0o755);
+    const env = await shellHome(dir);
     const port = new URL(sandbox.baseUrl).port;
     const script =
       "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" +
       code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
     return execa('bash', ['-c', script], {
       cwd: dir,
-      env: {
-        PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
-        HOME: dir,
-        SCHED_CONFIG_DIR: join(dir, 'config'),
-        NO_COLOR: '1',
-      },
+      env,
       extendEnv: false,
       reject: false,
       timeout,

@@ -4,11 +4,11 @@
 // and nothing left registered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN } from '../helpers/run.js';
+import { shellHome } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { onSomePort, PORT_IN_USE } from '../helpers/ports.js';
 
@@ -16,13 +16,11 @@ const SCRIPT = fileURLToPath(new URL('./scripts/ci-wait.sh', import.meta.url));
 
 let sb: TestSandbox;
 let dir: string;
+let home: Record<string, string>;
 beforeAll(async () => {
   sb = await startTestSandbox();
   dir = await mkdtemp(join(tmpdir(), 'sched-ci-wait-'));
-  await mkdir(join(dir, 'bin'));
-  const wrapper = join(dir, 'bin', 'sched');
-  await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(wrapper, 0o755);
+  home = await shellHome(dir);
 });
 afterAll(async () => {
   await sb.close();
@@ -34,13 +32,7 @@ describe('a CI script waits for webhooks listen, triggers, and reads the results
     const r = await onSomePort(async (port) => {
       const run = await execa('bash', [SCRIPT, String(port)], {
         cwd: dir,
-        env: {
-          ...sb.env,
-          PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
-          HOME: dir,
-          SCHED_CONFIG_DIR: join(dir, 'config'),
-          NO_COLOR: '1',
-        },
+        env: { ...home, ...sb.env },
         extendEnv: false,
         reject: false,
         timeout: 40_000,

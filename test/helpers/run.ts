@@ -76,3 +76,22 @@ export async function spawnSched(
   });
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
+
+/**
+ * Makes `dir` the home of a shell a reader would use: `sched` (the built binary) on the PATH in
+ * `dir/bin`, the config in `dir/config`, no colour. Returns the env for execa (extendEnv: false).
+ */
+export async function shellHome(dir: string): Promise<Record<string, string>> {
+  const { chmod, mkdir, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  await mkdir(join(dir, 'bin'), { recursive: true });
+  const wrapper = join(dir, 'bin', 'sched');
+  await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  await chmod(wrapper, 0o755);
+  return {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+    HOME: dir,
+    SCHED_CONFIG_DIR: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+}

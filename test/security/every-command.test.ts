@@ -46,6 +46,8 @@ let api: HostileApi;
 let sb: TestSandbox;
 let rx: RawReceiver;
 let syncFile: string;
+let recording: string;
+let notRecording: string;
 let meetingUuid: string;
 let linkCodes: string[];
 
@@ -82,6 +84,26 @@ beforeAll(async () => {
       ],
     }),
   );
+  // A recording whose every field is hostile text, for `events replay`.
+  recording = path.join(config.path, 'capture.ndjson');
+  writeFileSync(
+    recording,
+    JSON.stringify({
+      kind: 'sched.webhook-delivery/1',
+      receivedAt: HOSTILE,
+      method: 'POST',
+      path: `/${HOSTILE}`,
+      headers: [['user-agent', 'SimplyMeet.me']],
+      body: HOSTILE,
+      bytes: HOSTILE.length,
+      event: HOSTILE,
+      uuid: HOSTILE,
+      signature: 'missing',
+      signatureReason: HOSTILE,
+    }) + '\n',
+  );
+  notRecording = path.join(config.path, 'not-capture.ndjson');
+  writeFileSync(notRecording, `{"kind":${JSON.stringify(HOSTILE)}}\n`);
   // A profile whose stored base URL is hostile text (a config file is outside input too).
   writeFileSync(
     path.join(config.path, 'config.json'),
@@ -228,6 +250,11 @@ const CASES: Record<string, (() => Case)[]> = {
   'events send': [
     () => ({ argv: ['events', 'send', 'meetingScheduled', '--to', rx.url] }),
     () => ({ argv: ['events', 'send', 'meetingScheduled', '--to', rx.url, '--json'] }),
+  ],
+  'events replay': [
+    () => ({ argv: ['events', 'replay', recording, '--to', rx.url, '--last', '1'] }),
+    () => ({ argv: ['events', 'replay', recording, '--to', rx.url, '--json'] }),
+    () => ({ argv: ['events', 'replay', notRecording, '--to', rx.url] }),
   ],
   'sig sign': [() => ({ argv: ['sig', 'sign', '--secret', 's3cret-value'], stdin: HOSTILE })],
   'sig verify': [
