@@ -35,6 +35,8 @@ __sched_sub() {
     'sandbox|book') REPLY='sandbox book' ;;
     'sandbox|cancel') REPLY='sandbox cancel' ;;
     'sandbox|reschedule') REPLY='sandbox reschedule' ;;
+    'sandbox|meetings') REPLY='sandbox meetings' ;;
+    'sandbox|deliveries') REPLY='sandbox deliveries' ;;
     *) return 1 ;;
   esac
 }
@@ -51,7 +53,7 @@ __sched_commands() {
     'webhooks') REPLY='add ls rm sync listen' ;;
     'events') REPLY='sample send' ;;
     'sig') REPLY='sign verify' ;;
-    'sandbox') REPLY='book cancel reschedule' ;;
+    'sandbox') REPLY='book cancel reschedule meetings deliveries' ;;
   esac
 }
 
@@ -82,10 +84,12 @@ __sched_flags() {
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
-    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --help' ;;
+    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --faults --seed --help' ;;
     'sandbox book') REPLY='--name --email --at --timezone --help' ;;
     'sandbox cancel') REPLY='--reason --help' ;;
     'sandbox reschedule') REPLY='--at --help' ;;
+    'sandbox meetings') REPLY='--help' ;;
+    'sandbox deliveries') REPLY='--event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
@@ -162,6 +166,8 @@ __sched_option_value() {
         --state) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
         --public-url) REPLY='n'; return 0 ;;
+        --faults) REPLY='n'; return 0 ;;
+        --seed) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox book')
       case "$2" in
@@ -177,6 +183,12 @@ __sched_option_value() {
     'sandbox reschedule')
       case "$2" in
         --at) REPLY='n'; return 0 ;;
+      esac ;;
+    'sandbox deliveries')
+      case "$2" in
+        --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
+        --webhook) REPLY='n'; return 0 ;;
+        --meeting) REPLY='n'; return 0 ;;
       esac ;;
     'api')
       case "$2" in

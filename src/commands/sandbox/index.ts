@@ -101,9 +101,14 @@ export type SandboxDeliveriesOptions = InputOf<typeof deliveriesInput>;
 
 export const sandbox = command({
   name: 'sandbox',
-  description: 'Run a local emulator of the whole service API, with bookings and signed deliveries',
+  description:
+    'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)',
   input: serveInput,
-  examples: ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
+  examples: [
+    'sched sandbox',
+    'sched sandbox --port 0 --json --state ./sandbox-state.json',
+    'sched sandbox --seed 42 --faults faults.json   # repeatable values; synthetic 429s, 5xx, resets, slow deliveries',
+  ],
   json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
   exitCodes: [[0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown']],
   formats: TEXT_OR_JSON,
