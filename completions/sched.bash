@@ -30,11 +30,14 @@ __sched_sub() {
     'webhooks|listen') REPLY='webhooks listen' ;;
     'events|sample') REPLY='events sample' ;;
     'events|send') REPLY='events send' ;;
+    'events|replay') REPLY='events replay' ;;
     'sig|sign') REPLY='sig sign' ;;
     'sig|verify') REPLY='sig verify' ;;
     'sandbox|book') REPLY='sandbox book' ;;
     'sandbox|cancel') REPLY='sandbox cancel' ;;
     'sandbox|reschedule') REPLY='sandbox reschedule' ;;
+    'sandbox|meetings') REPLY='sandbox meetings' ;;
+    'sandbox|deliveries') REPLY='sandbox deliveries' ;;
     *) return 1 ;;
   esac
 }
@@ -49,9 +52,9 @@ __sched_commands() {
     'types') REPLY='list' ;;
     'link') REPLY='create' ;;
     'webhooks') REPLY='add ls rm sync listen' ;;
-    'events') REPLY='sample send' ;;
+    'events') REPLY='sample send replay' ;;
     'sig') REPLY='sign verify' ;;
-    'sandbox') REPLY='book cancel reschedule' ;;
+    'sandbox') REPLY='book cancel reschedule meetings deliveries' ;;
   esac
 }
 
@@ -75,17 +78,20 @@ __sched_flags() {
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
     'webhooks sync') REPLY='--file --prune --dry-run --yes --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
     'events') REPLY='--help' ;;
-    'events sample') REPLY='--help' ;;
-    'events send') REPLY='--to --secret --payload-file --service-name --help' ;;
+    'events sample') REPLY='--override --override-new --help' ;;
+    'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
+    'events replay') REPLY='--to --uuid --last --secret --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
-    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --help' ;;
-    'sandbox book') REPLY='--name --email --at --timezone --help' ;;
-    'sandbox cancel') REPLY='--reason --help' ;;
-    'sandbox reschedule') REPLY='--at --help' ;;
+    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --faults --seed --help' ;;
+    'sandbox book') REPLY='--api-key --name --email --at --timezone --help' ;;
+    'sandbox cancel') REPLY='--reason --api-key --help' ;;
+    'sandbox reschedule') REPLY='--at --api-key --help' ;;
+    'sandbox meetings') REPLY='--help' ;;
+    'sandbox deliveries') REPLY='--event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
@@ -135,6 +141,14 @@ __sched_option_value() {
         --forward-to) REPLY='n'; return 0 ;;
         --register) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
+        --count) REPLY='n'; return 0 ;;
+        --max-time) REPLY='n'; return 0 ;;
+        --record) REPLY='n'; return 0 ;;
+      esac ;;
+    'events sample')
+      case "$2" in
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
       esac ;;
     'events send')
       case "$2" in
@@ -142,6 +156,15 @@ __sched_option_value() {
         --secret) REPLY='n'; return 0 ;;
         --payload-file) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
+        --override) REPLY='n'; return 0 ;;
+        --override-new) REPLY='n'; return 0 ;;
+      esac ;;
+    'events replay')
+      case "$2" in
+        --to) REPLY='n'; return 0 ;;
+        --uuid) REPLY='n'; return 0 ;;
+        --last) REPLY='n'; return 0 ;;
+        --secret) REPLY='n'; return 0 ;;
       esac ;;
     'sig sign')
       case "$2" in
@@ -162,9 +185,12 @@ __sched_option_value() {
         --state) REPLY='f'; return 0 ;;
         --service-name) REPLY='n'; return 0 ;;
         --public-url) REPLY='n'; return 0 ;;
+        --faults) REPLY='n'; return 0 ;;
+        --seed) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox book')
       case "$2" in
+        --api-key) REPLY='n'; return 0 ;;
         --name) REPLY='n'; return 0 ;;
         --email) REPLY='n'; return 0 ;;
         --at) REPLY='n'; return 0 ;;
@@ -173,10 +199,18 @@ __sched_option_value() {
     'sandbox cancel')
       case "$2" in
         --reason) REPLY='n'; return 0 ;;
+        --api-key) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox reschedule')
       case "$2" in
         --at) REPLY='n'; return 0 ;;
+        --api-key) REPLY='n'; return 0 ;;
+      esac ;;
+    'sandbox deliveries')
+      case "$2" in
+        --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
+        --webhook) REPLY='n'; return 0 ;;
+        --meeting) REPLY='n'; return 0 ;;
       esac ;;
     'api')
       case "$2" in
@@ -222,8 +256,16 @@ __sched_values() {
       ;;
     d:*)
       # Values from the API or the config: a short timeout, and silence on any failure.
+      # Readline inserts a candidate as it is: each one is quoted (printf %q), so text from a
+      # server is one word on the line and never runs; a value already on the line is left out.
+      local q w seen
       while IFS=$'\t' read -r v _; do
-        [[ -n $v && $v == "$2"* ]] && found+=("$3$v")
+        [[ -n $v ]] || continue
+        printf -v q '%q' "$v"
+        [[ $v == "$2"* || $q == "$2"* ]] || continue
+        seen=''
+        for w in "${words[@]:1:cword-1}"; do [[ $w == "$v" || $w == "$q" ]] && seen=1; done
+        [[ -z $seen ]] && found+=("$3$q")
       done < <(command sched "${sched_forward[@]}" --timeout 2 __complete "${1#d:}" 2>/dev/null </dev/null)
       ;;
   esac

@@ -65,6 +65,10 @@ function __sched_sub
             echo 'sandbox cancel'
         case 'sandbox|reschedule'
             echo 'sandbox reschedule'
+        case 'sandbox|meetings'
+            echo 'sandbox meetings'
+        case 'sandbox|deliveries'
+            echo 'sandbox deliveries'
         case '*'
             return 1
     end
@@ -95,7 +99,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--name' '--email' '--at' '--timezone' '--reason' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -164,7 +168,7 @@ function __sched_values_1
 end
 
 function __sched_values_2
-    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings and signed deliveries' 'api' 'Make an authenticated request to any API path and print the answer' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
+    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
 end
 
 complete -c sched -f
@@ -185,7 +189,7 @@ complete -c sched -f -n '__sched_command \'\'' -a 'link' -d 'Mint single-use boo
 complete -c sched -f -n '__sched_command \'\'' -a 'webhooks' -d 'Manage webhook endpoints'
 complete -c sched -f -n '__sched_command \'\'' -a 'events' -d 'Sample and send webhook deliveries'
 complete -c sched -f -n '__sched_command \'\'' -a 'sig' -d 'Compute and verify webhook signatures'
-complete -c sched -f -n '__sched_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings and signed deliveries'
+complete -c sched -f -n '__sched_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)'
 complete -c sched -f -n '__sched_command \'\'' -a 'api' -d 'Make an authenticated request to any API path and print the answer'
 complete -c sched -f -n '__sched_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sched -f -n '__sched_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
@@ -265,6 +269,8 @@ complete -c sched -n '__sched_at \'sig verify\'' -l payload-file -r -F -d 'read 
 complete -c sched -f -n '__sched_command \'sandbox\'' -a 'book' -d 'Book a single-use link in a running sandbox (delivers meetingScheduled)'
 complete -c sched -f -n '__sched_command \'sandbox\'' -a 'cancel' -d 'Cancel a meeting in a running sandbox (delivers meetingCancelled)'
 complete -c sched -f -n '__sched_command \'sandbox\'' -a 'reschedule' -d 'Move a meeting in a running sandbox (delivers meetingRescheduled)'
+complete -c sched -f -n '__sched_command \'sandbox\'' -a 'meetings' -d 'List the meetings of a running sandbox (booked, cancelled, rescheduled)'
+complete -c sched -f -n '__sched_command \'sandbox\'' -a 'deliveries' -d 'List the webhook deliveries of a running sandbox, with every attempt'
 complete -c sched -n '__sched_at \'sandbox\'' -l port -r -f -d 'port to listen on (0 = any free port)'
 complete -c sched -n '__sched_at \'sandbox\'' -l host -r -f -d 'address to listen on'
 complete -c sched -n '__sched_at \'sandbox\'' -l api-key -r -f -d 'the API key the sandbox accepts (default: a fixed documented key)'
@@ -272,6 +278,8 @@ complete -c sched -n '__sched_at \'sandbox\'' -l insecure-default-key -f -d 'wit
 complete -c sched -n '__sched_at \'sandbox\'' -l state -r -F -d 'keep state in this JSON file across restarts'
 complete -c sched -n '__sched_at \'sandbox\'' -l service-name -r -f -d 'user-agent of deliveries'
 complete -c sched -n '__sched_at \'sandbox\'' -l public-url -r -f -d 'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)'
+complete -c sched -n '__sched_at \'sandbox\'' -l faults -r -f -d 'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})'
+complete -c sched -n '__sched_at \'sandbox\'' -l seed -r -f -d 'make UUIDs, link codes and generated times repeatable (snapshot tests)'
 complete -c sched -n '__sched_at \'sandbox book\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
 complete -c sched -n '__sched_at \'sandbox book\'' -l name -r -f -d 'invitee full name'
 complete -c sched -n '__sched_at \'sandbox book\'' -l email -r -f -d 'invitee email'
@@ -281,6 +289,9 @@ complete -c sched -n '__sched_at \'sandbox cancel\'' -l reason -r -f -d 'cancell
 complete -c sched -n '__sched_at \'sandbox cancel\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
 complete -c sched -n '__sched_at \'sandbox reschedule\'' -l at -r -f -d 'the new start time, ISO 8601'
 complete -c sched -n '__sched_at \'sandbox reschedule\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
+complete -c sched -n '__sched_at \'sandbox deliveries\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'only deliveries of this event, e.g. meetingScheduled'
+complete -c sched -n '__sched_at \'sandbox deliveries\'' -l webhook -r -f -d 'only deliveries to this webhook'
+complete -c sched -n '__sched_at \'sandbox deliveries\'' -l meeting -r -f -d 'only deliveries about this meeting'
 complete -c sched -n '__sched_at \'api\'' -s X -l method -r -f -a 'GET\\t POST\\t PUT\\t PATCH\\t DELETE\\t' -d 'GET, POST, PUT, PATCH or DELETE (default GET, or POST when a body is given)'
 complete -c sched -n '__sched_at \'api\'' -s f -l raw-field -r -f -d 'add a string field to the JSON body (key[]=v appends to a list)'
 complete -c sched -n '__sched_at \'api\'' -s F -l field -r -f -d 'add a typed field: a number, true, false or null, else a string (key[]=v appends)'

@@ -94,14 +94,14 @@ describe('sched sandbox (binary)', () => {
     expect(await stop(r, 'SIGINT')).toBe(0);
   });
 
-  it('prints base URL, public URL and key as lines without --json, and accepts --api-key', async () => {
+  it('prints base URL, public URL, console and key as lines without --json, and accepts --api-key', async () => {
     const r = await startBinary(['sandbox', '--port', '0', '--api-key', 'my-key-1']);
     // The three lines are one write, but a pipe may still split them.
     for (let i = 0; i < 100 && !r.stdout().includes('API key'); i++) {
       await new Promise((res) => setTimeout(res, 20));
     }
     expect(r.stdout()).toMatch(
-      /^Base URL: +http:\/\/127\.0\.0\.1:\d+\/api\nPublic URL: +http:\/\/127\.0\.0\.1:\d+\nAPI key: +my-key-1\n$/,
+      /^Base URL: +http:\/\/127\.0\.0\.1:\d+\/api\nPublic URL: +http:\/\/127\.0\.0\.1:\d+\nConsole: +http:\/\/127\.0\.0\.1:\d+\/\nAPI key: +my-key-1\n$/,
     );
     const base = /Base URL: +(\S+)/.exec(r.stdout())![1]!;
     const res = await fetch(`${base}/webhooks`, { headers: { 'x-api-key': 'my-key-1' } });

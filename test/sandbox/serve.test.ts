@@ -81,6 +81,41 @@ describe('sched sandbox', () => {
   });
 });
 
+describe('sched sandbox --seed', () => {
+  it('the same seed mints the same link code in two runs; the console URL is printed', async () => {
+    const codes: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const sb = await serve(['--seed', '5']);
+      const out = sb.io.stdoutText();
+      const baseUrl = /^Base URL: +(\S+)$/m.exec(out)![1]!;
+      expect(out).toContain(`Console:    ${new URL(baseUrl).origin}/\n`);
+      const link = (await (
+        await fetch(`${baseUrl}/single-use-link`, {
+          method: 'POST',
+          headers: { 'x-api-key': 'sandbox_test_key', 'content-type': 'application/json' },
+          body: JSON.stringify({ meeting_type_uuid: '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c' }),
+        })
+      ).json()) as { code: string };
+      codes.push(link.code);
+      expect(await sb.stop()).toBe(0);
+    }
+    expect(codes[1]).toBe(codes[0]);
+  });
+
+  it.each([['x'], ['-1'], ['1.5'], ['9007199254740992']])(
+    '--seed %s is a usage error',
+    async (v) => {
+      const io = createBufferIO();
+      const code = await runCli(['sandbox', '--port', '0', '--seed', v], {
+        io: () => io,
+        env: { SCHED_CONFIG_DIR: join(tmpdir(), 'sched-serve-no-config') },
+      });
+      expect(code).toBe(2);
+      expect(io.stderrText()).toContain('--seed must be a whole number from 0 to 9007199254740991');
+    },
+  );
+});
+
 describe('sched sandbox --state: the config trust rule', () => {
   it('a world-writable state file: one error line naming it and the fix, exit 2, nothing served', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sched-serve-'));

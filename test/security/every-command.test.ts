@@ -286,6 +286,16 @@ const CASES: Record<string, (() => Case)[]> = {
       routes: hostile422('*', '/api/*'),
     }),
   ],
+  'sandbox meetings': [
+    () => ({ argv: ['sandbox', 'meetings'], target: 'sandbox' }),
+    () => ({ argv: ['sandbox', 'meetings', '-o', 'csv'], target: 'sandbox' }),
+    () => ({ argv: ['sandbox', 'meetings'], routes: hostile422('*', '/api/*') }),
+  ],
+  'sandbox deliveries': [
+    () => ({ argv: ['sandbox', 'deliveries'], target: 'sandbox' }),
+    () => ({ argv: ['sandbox', 'deliveries', '--json'], target: 'sandbox' }),
+    () => ({ argv: ['sandbox', 'deliveries'], routes: hostile422('*', '/api/*') }),
+  ],
   completion: [() => ({ argv: ['completion', 'zsh'] })],
   __complete: [
     () => ({ argv: ['__complete', 'meeting-types'] }),

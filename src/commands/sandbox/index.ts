@@ -13,20 +13,15 @@ import {
 } from '../define.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 
-function seedCount(value: string): number {
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) > 1_000_000) {
-    throw new InvalidArgumentError('--seed-types must be a whole number from 0 to 1000000');
-  }
-  return Number(v);
-}
-
-function seedNumber(value: string): number {
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
-    throw new InvalidArgumentError('--seed must be a whole number from 0 to 9007199254740991');
-  }
-  return Number(v);
+/** A parser for a flag taking a whole number from 0 to `max`. */
+function wholeNumber(flag: string, max: number): (value: string) => number {
+  return (value) => {
+    const v = value.trim();
+    if (!/^\d+$/.test(v) || Number(v) > max) {
+      throw new InvalidArgumentError(`${flag} must be a whole number from 0 to ${max}`);
+    }
+    return Number(v);
+  };
 }
 
 export const serveInput = input({
@@ -52,11 +47,11 @@ export const serveInput = input({
       'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})',
     ),
     value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
-      parse: seedNumber,
+      parse: wholeNumber('--seed', Number.MAX_SAFE_INTEGER),
     }),
     // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
     value('--seed-types <n>', 'start with exactly <n> meeting types', {
-      parse: seedCount,
+      parse: wholeNumber('--seed-types', 1_000_000),
       hidden: true,
     }),
   ],
@@ -118,9 +113,14 @@ export type SandboxDeliveriesOptions = InputOf<typeof deliveriesInput>;
 
 export const sandbox = command({
   name: 'sandbox',
-  description: 'Run a local emulator of the whole service API, with bookings and signed deliveries',
+  description:
+    'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)',
   input: serveInput,
-  examples: ['sched sandbox', 'sched sandbox --port 0 --json --state ./sandbox-state.json'],
+  examples: [
+    'sched sandbox',
+    'sched sandbox --port 0 --json --state ./sandbox-state.json',
+    'sched sandbox --seed 42 --faults faults.json   # repeatable values; synthetic 429s, 5xx, resets, slow deliveries',
+  ],
   json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
   exitCodes: [[0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown']],
   formats: TEXT_OR_JSON,

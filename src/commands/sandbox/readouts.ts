@@ -29,7 +29,7 @@ async function allMeetings(ctx: Context, client: ApiClient): Promise<Meeting[]> 
     const p = parseEnvelope<Meeting>(res.body, 'GET /_sandbox/meetings');
     // The walk ends where the first page said it would, whatever later pages claim.
     if (page === 1) pages = Math.min(p.pages, MAX_PAGES);
-    out.push(...p.items);
+    for (const m of p.items) out.push(m);
   }
   return out;
 }
