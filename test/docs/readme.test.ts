@@ -108,7 +108,7 @@ describe('README', () => {
   });
 
   /** Runs shell code in bash as a reader would, `sched` on the PATH, against the sandbox. */
-  async function runShell(code: string) {
+  async function runShell(code: string, timeout = 30_000) {
     sandbox = await startTestSandbox();
     dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
     await mkdir(join(dir, 'bin'));
@@ -129,7 +129,7 @@ describe('README', () => {
       },
       extendEnv: false,
       reject: false,
-      timeout: 30_000,
+      timeout,
     });
   }
 
@@ -186,7 +186,8 @@ describe('README', () => {
       const marks = shBlocks.map(
         (b, i) => `${b.code}\necho "after example ${i + 1}: $(sched webhooks ls --json)"\n`,
       );
-      const r = await runShell(marks.join('\n'));
+      // Every section in one shell: the sum of their times, so more than one section's limit.
+      const r = await runShell(marks.join('\n'), 100_000);
       expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
       const after = [...r.stdout.matchAll(/^after example (\d+): (.*)$/gm)];
       expect(after).toHaveLength(shBlocks.length);

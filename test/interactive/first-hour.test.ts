@@ -97,7 +97,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('first-hour questions in a real terminal'),
     expect(await term.waitForExit(30_000)).toBe(0);
     expect(await term.screen()).not.toContain('(y/N)');
     expect(readFileSync(join(dir, 'links.txt'), 'utf8').trim().split('\n')).toHaveLength(1001);
-  });
+  }, 90_000);
 
   it('webhooks rm --all: one line per webhook at 120 columns, long URLs too', async () => {
     const long = `https://hooks.example.com/${'very-long-path-segment/'.repeat(6)}end`;
