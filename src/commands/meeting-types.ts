@@ -57,9 +57,12 @@ function suggestions(ref: string, types: readonly MeetingType[]): string[] {
   for (const t of types) {
     const slug = String(t.slug);
     const name = String(t.name);
-    const near = [nearness(ref, slug), nearness(ref, name)].filter((d) => d !== undefined);
+    const bySlug = nearness(ref, slug);
+    const byName = nearness(ref, name);
+    const near =
+      bySlug === undefined ? byName : byName === undefined ? bySlug : Math.min(bySlug, byName);
     const s = slug.toLowerCase();
-    if (near.length > 0) ranked.push({ t, rank: Math.min(...near) });
+    if (near !== undefined) ranked.push({ t, rank: near });
     else if (s.includes(r) || r.includes(s) || name.toLowerCase().includes(r))
       ranked.push({ t, rank: 10 });
   }

@@ -97,7 +97,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('first-hour questions in a real terminal'),
     expect(await term.waitForExit(30_000)).toBe(0);
     expect(await term.screen()).not.toContain('(y/N)');
     expect(readFileSync(join(dir, 'links.txt'), 'utf8').trim().split('\n')).toHaveLength(1001);
-  });
+  }, 90_000);
 
   it('webhooks rm --all: one line per webhook at 120 columns, long URLs too', async () => {
     const long = `https://hooks.example.com/${'very-long-path-segment/'.repeat(6)}end`;
@@ -116,9 +116,9 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('first-hour questions in a real terminal'),
     expect(listed.map((l) => l.slice(2, 38))).toEqual(uuids);
     for (const l of listed) expect(l.length).toBeLessThanOrEqual(120);
     expect(lines[at + 5]).toMatch(/^\? Delete 4 webhooks\?/);
-    expect(listed[0]).toMatch(/  https:\/\/hooks\.example\.com\/short +all$/);
-    expect(listed[1]).toMatch(/  https:\/\/hooks\.example\.com\/very-lon.*….*\/end +all$/);
-    expect(listed[3]).toMatch(/  https:\/\/hooks\.example\.com\/cancel +cancelled$/);
+    expect(listed[0]).toMatch(/ {2}https:\/\/hooks\.example\.com\/short +all$/);
+    expect(listed[1]).toMatch(/ {2}https:\/\/hooks\.example\.com\/very-lon.*….*\/end +all$/);
+    expect(listed[3]).toMatch(/ {2}https:\/\/hooks\.example\.com\/cancel +cancelled$/);
     await term.sendKeys('Enter');
     expect(await term.waitForExit()).toBe(1);
     expect(sb.state.webhooks.size).toBe(4);

@@ -1,3 +1,4 @@
+import { DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
 import { ALL_FORMATS, command, flag, input, type InputOf, TEXT_OR_JSON } from '../define.js';
 
 export const loginInput = input({
@@ -16,7 +17,7 @@ export const auth = command({
       examples: [
         'sched auth login',
         '# CI, the key from a secret: printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
-        'printf %s sandbox_test_key | sched auth login --with-key --profile sandbox --base-url http://127.0.0.1:4010/api',
+        `printf %s sandbox_test_key | sched auth login --with-key --profile sandbox --base-url ${DEFAULT_SANDBOX_BASE_URL}`,
       ],
       formats: TEXT_OR_JSON,
       load: () => import('./login.js'),

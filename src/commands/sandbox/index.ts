@@ -131,7 +131,8 @@ export const sandbox = command({
       description: 'Book a single-use link in a running sandbox (delivers meetingScheduled)',
       input: bookInput,
       examples: [
-        'url=$(sched link create intro-call)   # a link to book',
+        `# a link's URL (http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/<code>) or its code; here, a new one:`,
+        'url=$(sched link create intro-call)',
         'sched sandbox book "$url"',
         `sched sandbox book "$(sched link create intro-call --json | jq -r .code)" --json`,
         'sched sandbox book "$(sched link create intro-call)" --at 2030-12-03T11:00 --timezone Europe/London',
