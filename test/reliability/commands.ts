@@ -465,6 +465,34 @@ export const COMMANDS: CommandSpec[] = [
     checkOk: (r) => expect(r.stdout.split('\t')[0]).toBe(MEETING_UUID),
   },
   {
+    name: 'sandbox meetings',
+    argv: () => ['sandbox', 'meetings', '--json'],
+    requests: [
+      {
+        id: 'GET meetings',
+        method: 'GET',
+        path: '/api/_sandbox/meetings',
+        good: () =>
+          f.json(
+            200,
+            envelope([{ uuid: MEETING_UUID, state: 'new' }], {
+              limit: 100,
+              path: '/_sandbox/meetings',
+            }),
+          ),
+        shape: 'list',
+      },
+    ],
+    checkOk: (r) => expect(JSON.parse(r.stdout)).toEqual([{ uuid: MEETING_UUID, state: 'new' }]),
+  },
+  {
+    name: 'sandbox deliveries',
+    argv: () => ['sandbox', 'deliveries', '--meeting', MEETING_UUID, '-o', 'ndjson'],
+    requests: [{ ...R.deliveries(), optional: false }],
+    checkOk: (r) =>
+      expect(JSON.parse(r.stdout.trim())).toMatchObject({ notification_uuid: NOTIFICATION_UUID }),
+  },
+  {
     // `sched api` checks no shapes: a 2xx body (HTML, broken JSON, empty) is printed as it
     // came, so its request is 'none' (nothing to check); every status and failure follows
     // the table like any POST.
