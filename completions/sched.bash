@@ -90,8 +90,8 @@ __sched_flags() {
     'sandbox book') REPLY='--api-key --name --email --at --timezone --help' ;;
     'sandbox cancel') REPLY='--reason --api-key --help' ;;
     'sandbox reschedule') REPLY='--at --api-key --help' ;;
-    'sandbox meetings') REPLY='--help' ;;
-    'sandbox deliveries') REPLY='--event --webhook --meeting --help' ;;
+    'sandbox meetings') REPLY='--api-key --help' ;;
+    'sandbox deliveries') REPLY='--api-key --event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
@@ -206,8 +206,13 @@ __sched_option_value() {
         --at) REPLY='n'; return 0 ;;
         --api-key) REPLY='n'; return 0 ;;
       esac ;;
+    'sandbox meetings')
+      case "$2" in
+        --api-key) REPLY='n'; return 0 ;;
+      esac ;;
     'sandbox deliveries')
       case "$2" in
+        --api-key) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
         --webhook) REPLY='n'; return 0 ;;
         --meeting) REPLY='n'; return 0 ;;

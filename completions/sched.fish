@@ -289,6 +289,8 @@ complete -c sched -n '__sched_at \'sandbox cancel\'' -l reason -r -f -d 'cancell
 complete -c sched -n '__sched_at \'sandbox cancel\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
 complete -c sched -n '__sched_at \'sandbox reschedule\'' -l at -r -f -d 'the new start time, ISO 8601'
 complete -c sched -n '__sched_at \'sandbox reschedule\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
+complete -c sched -n '__sched_at \'sandbox meetings\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
+complete -c sched -n '__sched_at \'sandbox deliveries\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
 complete -c sched -n '__sched_at \'sandbox deliveries\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'only deliveries of this event, e.g. meetingScheduled'
 complete -c sched -n '__sched_at \'sandbox deliveries\'' -l webhook -r -f -d 'only deliveries to this webhook'
 complete -c sched -n '__sched_at \'sandbox deliveries\'' -l meeting -r -f -d 'only deliveries about this meeting'

@@ -7,7 +7,7 @@ import { deliveries } from './readouts.js';
 import { checkUuid } from './shared.js';
 
 export async function run(ctx: Context, opts: SandboxDeliveriesOptions): Promise<void> {
-  await deliveries(ctx, {
+  await deliveries(ctx, opts, {
     event: opts.event === undefined ? undefined : checkEventName(opts.event),
     webhook: opts.webhook === undefined ? undefined : checkUuid(opts.webhook, 'webhook'),
     meeting: opts.meeting === undefined ? undefined : checkUuid(opts.meeting, 'meeting'),

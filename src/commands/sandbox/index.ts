@@ -102,8 +102,12 @@ export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
 
 const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
 
+export const meetingsInput = input({ options: [SANDBOX_KEY] });
+export type SandboxMeetingsOptions = InputOf<typeof meetingsInput>;
+
 export const deliveriesInput = input({
   options: [
+    SANDBOX_KEY,
     value('--event <name>', 'only deliveries of this event, e.g. meetingScheduled'),
     value('--webhook <uuid>', 'only deliveries to this webhook'),
     value('--meeting <uuid>', 'only deliveries about this meeting'),
@@ -169,6 +173,7 @@ export const sandbox = command({
     command({
       name: 'meetings',
       description: 'List the meetings of a running sandbox (booked, cancelled, rescheduled)',
+      input: meetingsInput,
       examples: ['sched sandbox meetings', 'sched sandbox meetings --json | jq -r ".[].uuid"'],
       json: 'an array of meeting objects, oldest first, as the sandbox keeps them',
       formats: ALL_FORMATS,

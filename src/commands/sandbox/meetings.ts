@@ -1,7 +1,8 @@
 // sched sandbox meetings: every meeting of a running sandbox (readouts.ts).
 import type { Context } from '../../context.js';
+import type { SandboxMeetingsOptions } from './index.js';
 import { meetings } from './readouts.js';
 
-export async function run(ctx: Context): Promise<void> {
-  await meetings(ctx);
+export async function run(ctx: Context, opts: SandboxMeetingsOptions): Promise<void> {
+  await meetings(ctx, opts);
 }

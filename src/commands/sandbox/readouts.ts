@@ -89,8 +89,8 @@ async function print<T>(
 }
 
 /** sched sandbox meetings */
-export async function meetings(ctx: Context): Promise<void> {
-  const client = await sandboxClient(ctx);
+export async function meetings(ctx: Context, flags: { apiKey?: string }): Promise<void> {
+  const client = await sandboxClient(ctx, flags);
   await print(ctx, await allMeetings(ctx, client), MEETING_COLUMNS, (m) => m.uuid, 'meetings');
 }
 
@@ -101,8 +101,12 @@ export interface DeliveryFilterFlags {
 }
 
 /** sched sandbox deliveries [--event] [--webhook] [--meeting] */
-export async function deliveries(ctx: Context, filter: DeliveryFilterFlags): Promise<void> {
-  const client = await sandboxClient(ctx);
+export async function deliveries(
+  ctx: Context,
+  flags: { apiKey?: string },
+  filter: DeliveryFilterFlags,
+): Promise<void> {
+  const client = await sandboxClient(ctx, flags);
   const query: Array<[string, string]> = [];
   for (const key of ['event', 'webhook', 'meeting'] as const) {
     if (filter[key] !== undefined) query.push([key, filter[key]]);

@@ -195,8 +195,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     if (targets.length === 0) return json ? write(jsonText(record) + '\n') : undefined;
     if ((signature === 'invalid' || signature === 'missing') && !forwardAll) {
       if (!json) await write(notForwardedLine(io.color, signature) + '\n');
-      else
-        await write(jsonText({ ...record, notForwarded: `signature ${signature}` }) + '\n');
+      else await write(jsonText({ ...record, notForwarded: `signature ${signature}` }) + '\n');
       return;
     }
     const reports = await forwardDelivery(
