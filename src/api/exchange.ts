@@ -1,6 +1,7 @@
 // One HTTP exchange over undici: the dispatchers (a pool per client, a proxy from the given
-// environment), the API key only to the configured origin, redirects for GET and DELETE (the
-// key and secret-looking headers dropped on another origin), a timeout per attempt, and a cap on the body read. Returns
+// environment), the API key only to the configured origin, redirects for GET (the key and
+// secret-looking headers dropped on another origin) and for DELETE/PUT on the same origin only,
+// a timeout per attempt (a proxy's CONNECT included), and a cap on the body read. Returns
 // what happened; deciding to retry and wording errors are the client's (retry.ts, wording.ts).
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { classify, TIMED_OUT, tooLarge, type TransportFailure } from './failure.js';

@@ -71,7 +71,7 @@ export function apiHeaders(values: readonly string[]): Record<string, string> {
     }
     // A header is bytes: HTTP clients refuse other characters (undici as a failed request,
     // which would be retried as a network problem).
-    if (/[\u007f-\u{10ffff}]/u.test(value)) {
+    if (/[\u0080-\uffff]/.test(value)) {
       throw new UsageError(`-H ${name}: the value is not ASCII`, {
         hint: 'headers carry ASCII only: percent-encode the value (as a URL would), or send it in the body with -f',
       });
