@@ -11,7 +11,7 @@ export default {
     include: [
       'test/errors.test.ts',
       'test/cli.test.ts',
-      'test/api/{retry,wording,wording-bodies,paginate,client,failure}.test.ts',
+      'test/api/{retry,retry-after,wording,wording-bodies,paginate,client,failure}.test.ts',
       'test/bulk/{limiter,page-walk}.test.ts',
       'test/properties/*.test.ts',
       'test/webhooks/signature*.test.ts',
