@@ -14,7 +14,7 @@ export default {
       'test/api/{retry,retry-after,wording,wording-bodies,paginate,client,failure}.test.ts',
       'test/bulk/{limiter,page-walk}.test.ts',
       'test/properties/*.test.ts',
-      'test/webhooks/signature*.test.ts',
+      'test/webhooks/{signature*,event-list}.test.ts',
       'test/rules/{webhook-url,event-names}.test.ts',
       'test/sync/*.test.ts',
       'test/output/{sanitize,sanitize-gate}.test.ts',
