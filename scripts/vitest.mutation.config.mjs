@@ -11,10 +11,11 @@ export default {
     include: [
       'test/errors.test.ts',
       'test/cli.test.ts',
+      'test/proxy-credentials.test.ts',
       'test/api/{retry,retry-after,wording,wording-bodies,paginate,client,failure}.test.ts',
       'test/bulk/{limiter,page-walk}.test.ts',
       'test/properties/*.test.ts',
-      'test/webhooks/{signature*,event-list}.test.ts',
+      'test/webhooks/{signature*,event-list,webhook-url-refusals}.test.ts',
       'test/rules/{webhook-url,event-names}.test.ts',
       'test/sync/*.test.ts',
       'test/output/{sanitize,sanitize-gate}.test.ts',
