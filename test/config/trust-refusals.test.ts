@@ -159,6 +159,17 @@ describe.skipIf(!POSIX)('config writable by others', () => {
 });
 
 describe.skipIf(!POSIX)('a config file that is a symbolic link', () => {
+  it('(a regular config file is written as usual)', async () => {
+    plant();
+    const r = await runSched(['auth', 'login', '--with-key'], {
+      env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl },
+      stdin: KEY,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(file, 'utf8')).toContain(KEY);
+  });
+
   it('is not written through: login says where it points, and the target is untouched', async () => {
     const elsewhere = path.join(root, 'elsewhere.json');
     fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
