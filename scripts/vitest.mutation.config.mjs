@@ -10,6 +10,7 @@ export default {
     // Replaced, not merged: only these files, and no global setup (no build needed).
     include: [
       'test/errors.test.ts',
+      'test/error-report.test.ts',
       'test/cli.test.ts',
       'test/proxy-credentials.test.ts',
       'test/api/{retry,retry-after,wording,wording-bodies,paginate,client,failure}.test.ts',
