@@ -13,7 +13,7 @@ export default {
       'test/error-report.test.ts',
       'test/cli.test.ts',
       'test/proxy-credentials.test.ts',
-      'test/api/{retry,retry-after,wording,wording-bodies,paginate,client,failure}.test.ts',
+      'test/api/{retry,retry-after,wording,wording-bodies,wording-words,paginate,client,failure}.test.ts',
       'test/bulk/{limiter,page-walk}.test.ts',
       'test/properties/*.test.ts',
       'test/webhooks/{signature*,event-list,webhook-url-refusals}.test.ts',
