@@ -8,6 +8,7 @@ import {
   notSentError,
   parseBody,
   seconds,
+  serverMessage,
   statusError,
   type Answer,
   type WordedRequest,
@@ -160,5 +161,56 @@ describe('answers', () => {
       );
     }
     expect(() => parseBody(GET, answer(200, 'plain'), true)).toThrow(', got no content type');
+  });
+});
+
+describe('what the server said, as quoted', () => {
+  const msg = (body: string, headers: Record<string, string> = {}) =>
+    serverMessage(Buffer.from(body), headers);
+
+  it.each<[string, string, Record<string, string>, string | undefined]>([
+    ['a blank message: the next key', '{"message":"  ","error":"real cause"}', {}, 'real cause'],
+    ['an object without a message: the next key', '{"error":{"code":5},"detail":"d"}', {}, 'd'],
+    ['a title with attributes', '<html><title lang="en">Down</title></html>', {}, 'Down'],
+    ['tags inside a heading become spaces', '<h1>Not<br>Found</h1>', {}, 'Not Found'],
+    [
+      'HTML served as such, not starting with <',
+      'oops <h1>Bad Gateway</h1>',
+      { 'content-type': 'text/html' },
+      'Bad Gateway',
+    ],
+    ['text with a < later on is text', 'a < b', {}, 'a < b'],
+  ])('%s', (_what, body, headers, said) => {
+    expect(msg(body, headers)).toBe(said);
+  });
+});
+
+describe('status words', () => {
+  const answer = (status: number, body = ''): Answer => ({
+    status,
+    headers: {},
+    body: Buffer.from(body),
+    url,
+    crossOrigin: false,
+  });
+  const sctx = { attempts: 1, mask: (s: string) => s, now: NOW };
+
+  it('a status without a name is worded "error"', () => {
+    expect(words(statusError(GET, answer(599), sctx)).message).toBe(
+      'the API failed with 599 error on GET https://api.example.test/api/webhooks',
+    );
+  });
+
+  it('a 422 whose body is null has no field lines', () => {
+    const e = statusError(GET, answer(422, 'null'), sctx);
+    expect(e instanceof SchedError && e.details).toEqual([]);
+  });
+
+  it.each([
+    ['https://x.example/api/v2', true],
+    ['https://x.example/api//', false],
+  ])('a 404 under %s: the /api hint %s', (baseUrl, hinted) => {
+    const { hint } = words(statusError(GET, answer(404), { ...sctx, baseUrl }));
+    expect(hint !== undefined && hint.includes('does not end in /api')).toBe(hinted);
   });
 });
