@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'completions/'] },
+  {
+    ignores: ['node_modules/', 'dist/', 'coverage/', 'completions/', 'reports/', '.stryker-tmp*/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

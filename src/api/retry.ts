@@ -108,11 +108,16 @@ export function decideRetry(
   return { retry: false };
 }
 
+/** An HTTP date (RFC 9110: IMF-fixdate, or the obsolete RFC 850 and asctime forms) starts with a day name. */
+const HTTP_DATE_START = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i;
+
 /** Retry-After in ms (seconds or HTTP date); undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // Date.parse alone would read "in 5" or "-1" as a date in 2001: no wait at all.
+  if (!HTTP_DATE_START.test(v)) return undefined;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return undefined;
   return Math.max(0, t - now);

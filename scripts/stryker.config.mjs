@@ -1,0 +1,45 @@
+// `npm run mutation`: Stryker mutates the modules where a silent bug costs users most and runs,
+// against each mutant, only the tests that cover it (per-test coverage) among the in-process
+// tests in scripts/vitest.mutation.config.mjs. The TypeScript checker drops mutants that do not
+// compile. Incremental: reports/stryker-incremental.json keeps the last results, so a re-run
+// only tests the mutants whose code or tests changed (`npm run mutation -- --force` redoes all).
+// The HTML and JSON reports go to reports/ (git-ignored); the per-module scores are in README.
+// One module: `npm run mutation -- --mutate src/api/retry.ts`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'scripts/vitest.mutation.config.mjs', related: true },
+  checkers: ['typescript'],
+  // The checker type-checks src/ only: a mutant never changes a test.
+  tsconfigFile: 'scripts/tsconfig.mutation.json',
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src/api/retry.ts',
+    'src/errors.ts',
+    'src/api/wording.ts',
+    'src/api/paginate.ts',
+    'src/bulk/limiter.ts',
+    'src/webhooks/signature.ts',
+    'src/webhooks/url.ts',
+    'src/webhooks/event-names.ts',
+    'src/webhooks/sync/plan.ts',
+    'src/webhooks/sync/apply.ts',
+    'src/output/csv.ts',
+    'src/output/sanitize.ts',
+    'src/mask.ts',
+    'src/config/trust.ts',
+  ],
+  // Not copied into Stryker's sandbox: build output (rebuilt by other test runs meanwhile),
+  // coverage data and reports.
+  ignorePatterns: ['dist', 'coverage', 'reports', '.stryker-tmp*'],
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  // The machine this runs on may be shared: two test processes at most.
+  concurrency: 2,
+  timeoutMS: 5_000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

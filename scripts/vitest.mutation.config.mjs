@@ -1,0 +1,29 @@
+// The tests `npm run mutation` (scripts/stryker.config.mjs) runs against each mutant: the files
+// that exercise the mutated modules in-process. Tests that spawn the built binary are left out
+// (they run dist/, which never holds a mutant), and so is the build in the global setup.
+import base from '../vitest.config.ts';
+
+export default {
+  ...base,
+  test: {
+    ...base.test,
+    // Replaced, not merged: only these files, and no global setup (no build needed).
+    include: [
+      'test/errors.test.ts',
+      'test/error-report.test.ts',
+      'test/cli.test.ts',
+      'test/proxy-credentials.test.ts',
+      'test/api/{retry,retry-after,wording,wording-bodies,wording-words,paginate,client,failure}.test.ts',
+      'test/bulk/{limiter,page-walk}.test.ts',
+      'test/properties/*.test.ts',
+      'test/webhooks/{signature*,event-list,webhook-url-refusals}.test.ts',
+      'test/rules/{webhook-url,event-names}.test.ts',
+      'test/sync/*.test.ts',
+      'test/output/{sanitize,sanitize-gate}.test.ts',
+      'test/security/mask-before-cut.test.ts',
+      'test/config/trust*.test.ts',
+      'test/commands/{webhooks-sync,sig}.test.ts',
+    ],
+    globalSetup: [],
+  },
+};
