@@ -130,8 +130,13 @@ describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
         await term.sendKeys('Enter');
         const screen = await term.waitForScreen(/^DONE$/m);
         expect(existsSync(marker), screen).toBe(false);
-        // sched got the whole value as one word: its message quotes it, payload included.
-        if (kind !== 'profiles') expect(screen).toMatch(/error: .*"[^"\s]*\$\(touch\$\{IFS\}/);
+        // sched got the whole value as one word: a UUID is quoted whole in its refusal, and a
+        // slug found the meeting type (whose slug is exactly that value) and asked for a link.
+        if (kind === 'webhooks') expect(screen).toMatch(/error: .*"[^"\s]*\$\(touch\$\{IFS\}/);
+        if (kind === 'meeting-types') {
+          const posts = srv.requests.filter((r) => r.method === 'POST');
+          expect(posts.at(-1)?.body ?? '', screen).toContain(MEETING_TYPE_UUID);
+        }
       },
     );
   });

@@ -24,7 +24,6 @@ describe('--api-key', () => {
     [['webhooks', 'add', '--url', 'https://example.com/h', '--api-key', 'sk_live_123']],
     [['auth', 'status', '--api-key', 'sk_live_123']],
     [['api', '/webhooks', '--api-key', 'sk_live_123']],
-    [['sandbox', 'book', 'abc', '--api-key', 'sk_live_123']],
   ])('%j: exit 2, why, and where the key goes instead; nothing sent', async (argv) => {
     const before = srv.requests.length;
     const r = await runSched(argv, { env: env() });
@@ -39,8 +38,11 @@ describe('--api-key', () => {
     expect(srv.requests.length).toBe(before);
   });
 
-  it("the sandbox's own --api-key still reaches the sandbox command", async () => {
-    const r = await runSched(['sandbox', '--api-key', '', '--port', '0'], { env: env() });
+  it.each([
+    [['sandbox', '--api-key', '', '--port', '0']],
+    [['sandbox', 'book', 'abc', '--api-key', '']],
+  ])("the sandbox's own --api-key still reaches the sandbox command: %j", async (argv) => {
+    const r = await runSched(argv, { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: --api-key must not be empty\n');
   });

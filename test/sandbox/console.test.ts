@@ -133,8 +133,13 @@ describe('the console endpoints', () => {
       })
     ).json()) as { code: string };
     await sb.api('/_sandbox/book', { method: 'POST', body: JSON.stringify({ code: link.code }) });
-    const events = await readEvents(res, (es) =>
-      es.some((e) => e.event === 'delivery' && (e.data as { state: string }).state === 'delivered'),
+    // The coalesced 'changed' event may come up to CHANGED_EVERY_MS after the delivery's own.
+    const events = await readEvents(
+      res,
+      (es) =>
+        es.some(
+          (e) => e.event === 'delivery' && (e.data as { state: string }).state === 'delivered',
+        ) && es.some((e) => e.event === 'changed'),
     );
     const deliveries = events.filter((e) => e.event === 'delivery').map((e) => e.data);
     expect(deliveries[0]).toMatchObject({

@@ -96,11 +96,17 @@ describe('webhooks listen --json', () => {
       },
     });
     expect(res.status).toBe(200);
-    await until(() => io.stdoutText().includes('\n'), 'the delivery line', io.stderrText);
+    // The first line is {"listening": …}; the delivery's is the next.
+    const deliveryLine = () =>
+      io
+        .stdoutText()
+        .split('\n')
+        .find((l) => l !== '' && !l.startsWith('{"listening"'));
+    await until(() => deliveryLine() !== undefined, 'the delivery line', io.stderrText);
     ac.abort('SIGINT');
     expect(await done).toBe(0);
     expect(io.stderrText()).not.toContain('unexpected');
-    const line = JSON.parse(io.stdoutText().split('\n')[0]!) as Record<string, unknown>;
+    const line = JSON.parse(deliveryLine()!) as Record<string, unknown>;
     expect(line.signature).toBe('valid');
     expect(line.event).toBe('meetingScheduled');
     expect(depthOf((line.payload as { data: unknown } | undefined)?.data ?? line.body)).toBe(DEPTH);
