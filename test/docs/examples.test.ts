@@ -35,7 +35,7 @@ async function examplesOf(page: string): Promise<string[]> {
 }
 
 /** A server example as the runner runs it: until it serves, then stopped (see above). */
-const SERVER = /\bsched (sandbox(?! (book|cancel|reschedule)\b)|webhooks listen)\b/;
+const SERVER = /\bsched (sandbox(?! (book|cancel|reschedule|meetings|deliveries)\b)|webhooks listen)\b/;
 
 function scriptLine(line: string): string {
   if (RUN_ELSEWHERE[line]) return `: ${line}`;

@@ -108,10 +108,14 @@ export const events = command({
         'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret',
       input: replayInput,
       examples: [
-        'sched webhooks listen --record deliveries.ndjson --forward-to http://localhost:3000/hook',
-        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --last 1',
-        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --uuid 0b6a6a53-6f5e-4c1e-9d2a-3f0e8f7c2b11',
-        'sched events replay deliveries.ndjson --to http://localhost:3000/hook --json | jq .status',
+        '# Your app on port 4021 (here a second listener stands in for it):',
+        'sched webhooks listen --port 4021 > app.txt & sleep 1',
+        'sched webhooks listen --port 4020 --record deliveries.ndjson --forward-to http://127.0.0.1:4021/hook --count 1 & sleep 1',
+        'sched events send meetingScheduled --to http://127.0.0.1:4020/hook --secret my-webhook-secret',
+        'sleep 1',
+        'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --last 1',
+        'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --uuid "$(jq -r .body deliveries.ndjson | jq -r .uuid)"',
+        'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --json | jq .status',
       ],
       json: 'one object per delivery replayed: {"line","event","uuid","url","signed","resigned","status","ms"}; "status":null and "error" when the receiver did not answer',
       exitCodes: [

@@ -123,6 +123,7 @@ export const sandbox = command({
   examples: [
     'sched sandbox',
     'sched sandbox --port 0 --json --state ./sandbox-state.json',
+    'echo \'{"api":[{"route":"GET /users/me/meeting-types","type":"status","status":429,"retryAfter":1}]}\' > faults.json',
     'sched sandbox --seed 42 --faults faults.json   # repeatable values; synthetic 429s, 5xx, resets, slow deliveries',
   ],
   json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
@@ -185,6 +186,8 @@ export const sandbox = command({
       input: deliveriesInput,
       examples: [
         'sched sandbox deliveries',
+        'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)',
+        'sched sandbox cancel "$MEETING" --reason "example"',
         'sched sandbox deliveries --event meetingCancelled --meeting "$MEETING" --json',
       ],
       json: 'an array of delivery records (id, event, webhook_uuid, meeting_uuid, url, signed, body, headers, state, attempts, next_retry_at), oldest first; the sandbox keeps the last 1000',
