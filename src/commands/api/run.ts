@@ -114,7 +114,7 @@ async function paginateAll(
   const paged = pagedPath(req.path);
   const what = `GET ${paged.path}`;
   const listing = paginate<unknown>(
-    async (page, limit, signal, onRateLimit) => {
+    async (page, limit, signal, rateLimitOwner) => {
       const query: Array<[string, string]> = [...paged.query, ['page', String(page)]];
       if (limit !== undefined) query.push(['limit', String(limit)]);
       const res = await client.requestRaw({
@@ -122,7 +122,7 @@ async function paginateAll(
         path: paged.path,
         query,
         signal,
-        onRateLimit,
+        rateLimitOwner,
         expectJson: true,
       });
       if (res.error) {

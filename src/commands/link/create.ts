@@ -128,11 +128,14 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     (i, stop) => {
       const type = types[Math.floor(i / count)]!;
       // The request gets no ctx.signal on purpose (see the note at the top): only `stop`,
-      // which ends the wait for a turn, and the limiter's own abort of a 429 retry.
+      // which ends the wait for a turn. The limiter owns its 429s (it sends them again).
       return limiter.run(
         async (a) => ({
           type,
-          link: await createSingleUseLink(client, type.uuid, a),
+          link: await createSingleUseLink(client, type.uuid, {
+            signal: a.signal,
+            rateLimitOwner: a.onRateLimit,
+          }),
         }),
         { signal: stop, priority: i },
       );
