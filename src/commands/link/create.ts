@@ -19,20 +19,15 @@
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
 import type { LinkCreateOptions } from './index.js';
-import {
-  fieldsOf,
-  Interrupted,
-  NetworkError,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import type { SchedError } from '../../errors.js';
+import { NetworkError, UsageError, asSchedError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import {
   pickMeetingType,
   resolveMeetingTypes,
@@ -65,10 +60,6 @@ async function* linksOf(minted: AsyncIterable<Minted>): AsyncGenerator<SingleUse
 
 async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
   for await (const m of minted) yield m.link.url;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
@@ -110,7 +101,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
         warned = true;
         note(
           io.colorErr.yellow(
-            `The service is rate limiting (429): slowing down to ${plural(e.limit, 'request', 'requests')} at a time; every link is still created.`,
+            `The service is rate limiting (429): slowing down to ${plural(e.limit, 'request')} at a time; every link is still created.`,
           ),
         );
       }
@@ -179,7 +170,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
 /** One line on what the rate limiting did, for whoever wonders why it took longer. */
 function rateSummary(s: LimiterStats, max: number): string {
   return (
-    `Rate limited: ${plural(s.rateLimited, 'answer', 'answers')} 429, each request sent again; ` +
+    `Rate limited: ${plural(s.rateLimited, 'answer')} 429, each request sent again; ` +
     `requests in flight went down to ${s.minLimit} (from ${max}).`
   );
 }
@@ -190,7 +181,7 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   // A POST whose answer was lost (reset, timeout) may have created a link nobody will see:
   // say so rather than claim it was not created.
   const lost = e instanceof NetworkError && e.outcomeUnknown;
-  const created = `created ${stop.succeeded} of ${plural(stop.total, 'link', 'links')}`;
+  const created = `created ${stop.succeeded} of ${plural(stop.total, 'link')}`;
   const rest = stop.total - stop.succeeded;
   let restLine: string[] = [];
   if (rest > 0 && lost) {
@@ -208,25 +199,18 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
     ];
   }
   const shown = stop.succeeded > 0 ? ' (printed on stdout)' : '';
-  if (stop.aborted) {
-    return new Interrupted(`interrupted: ${created}${shown}`, {
-      details: restLine,
-      signal: signalOf(ctx.signal.reason),
-    });
-  }
-  const cause = asSchedError(e);
   // One link asked for: its own error says it all.
-  if (stop.total === 1) return cause;
-  // None created: the error as it is, and that nothing was made (or may have been).
-  const message =
-    stop.succeeded === 0 ? cause.message : `${created}${shown}, then: ${cause.message}`;
-  const more =
-    stop.succeeded > 0
-      ? restLine
-      : [lost ? restLine[0]! : `no links were created (${stop.total} asked for)`];
-  return new SchedError(message, cause.exitCode, {
-    ...fieldsOf(cause),
-    details: [...cause.details, ...more],
-    hint: cause.hint,
+  if (!stop.aborted && stop.total === 1) return asSchedError(e);
+  return partialStopError({
+    cause: e,
+    aborted: stop.aborted,
+    signalReason: ctx.signal.reason,
+    done: `${created}${shown}`,
+    // None created: the error as it is, and that nothing was made (or may have been).
+    failed: (message) => (stop.succeeded === 0 ? message : `${created}${shown}, then: ${message}`),
+    details:
+      stop.aborted || stop.succeeded > 0
+        ? restLine
+        : [lost ? restLine[0]! : `no links were created (${stop.total} asked for)`],
   });
 }

@@ -8,17 +8,8 @@
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './index.js';
-import {
-  ExitCode,
-  fieldsOf,
-  Interrupted,
-  NotFoundError,
-  QuietExit,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import type { SchedError } from '../../errors.js';
+import { ExitCode, Interrupted, NotFoundError, QuietExit, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -28,6 +19,8 @@ import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
 import { quietOutput } from '../listing.js';
 import { isUuid } from '../meeting-types.js';
 import { quote } from '../../text/quote.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import { allWebhooks, shortEvents } from './common.js';
 
 const DELETE_CONCURRENCY = 4;
@@ -42,9 +35,7 @@ type Outcome = { uuid: string; deleted: true } | { uuid: string; deleted: false 
 
 const COLUMNS: readonly Column<{ uuid: string }>[] = [{ key: 'uuid', value: (d) => d.uuid }];
 
-function plural(n: number): string {
-  return n === 1 ? '1 webhook' : `${n} webhooks`;
-}
+const webhooks = (n: number) => plural(n, 'webhook');
 
 /** Validates the mode and the UUIDs before anything is sent. */
 function chooseMode(
@@ -76,7 +67,7 @@ function chooseMode(
 
 async function confirm(ctx: Context, targets: Target[], what: string): Promise<void> {
   const { io } = ctx;
-  io.err(`This deletes ${plural(targets.length)} (${what}):`);
+  io.err(`This deletes ${webhooks(targets.length)} (${what}):`);
   const urls = targets.map((t) => (t.webhook ? sanitizeCell(String(t.webhook.url)) : ''));
   const urlWidth = urls.reduce((w, u) => Math.max(w, u.length), 0);
   targets.forEach((t, i) => {
@@ -84,7 +75,7 @@ async function confirm(ctx: Context, targets: Target[], what: string): Promise<v
     io.err(`  ${t.uuid}  ${urls[i]!.padEnd(urlWidth)}  ${events}`.trimEnd());
   });
   const prompter = await ctx.prompter();
-  const yes = await prompter.confirm(`Delete ${plural(targets.length)}?`, { default: false });
+  const yes = await prompter.confirm(`Delete ${webhooks(targets.length)}?`, { default: false });
   if (!yes) {
     // Saying no is a choice, not an error and not an interruption (130 means Ctrl-C): it says
     // that nothing was done and ends with 1, so `sched webhooks rm --all && next-step` stops.
@@ -199,16 +190,16 @@ async function deleteAll(
 
   if (missing.length > 0 && !explicit) {
     // Listed a moment ago, gone now: someone else deleted it; the goal is met all the same.
-    io.err(`${plural(missing.length)} had already been deleted: ${missing.join(', ')}`);
+    io.err(`${webhooks(missing.length)} had already been deleted: ${missing.join(', ')}`);
   }
   if (stop) throw stoppedError(stop, deleted.length, ctx);
   if (globals.output === 'table' && !quietOutput(ctx) && io.stderrIsTTY && deleted.length > 0) {
-    io.err(io.colorErr.green(`Deleted ${plural(deleted.length)}.`));
+    io.err(io.colorErr.green(`Deleted ${webhooks(deleted.length)}.`));
   }
   if (missing.length > 0 && explicit) {
     throw new NotFoundError(
       `no webhook with UUID ${missing.join(', ')}` +
-        (deleted.length > 0 ? ` (the other ${plural(deleted.length)} were deleted)` : ''),
+        (deleted.length > 0 ? ` (the other ${webhooks(deleted.length)} were deleted)` : ''),
       { hint: '`sched webhooks ls` shows the UUIDs' },
     );
   }
@@ -219,19 +210,12 @@ async function printDeleted(ctx: Context, deleted: string[]): Promise<void> {
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {
-  const done = `deleted ${deleted} of ${plural(stop.total)}${deleted > 0 ? ' (listed on stdout)' : ''}`;
   const rest = stop.total - stop.succeeded;
-  const details = rest > 0 ? [`${plural(rest)} not deleted`] : [];
-  if (stop.aborted || stop.error instanceof Interrupted) {
-    return new Interrupted(`interrupted: ${done}`, {
-      details,
-      signal: signalOf(ctx.signal.reason),
-    });
-  }
-  const e = asSchedError(stop.error);
-  return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
-    ...fieldsOf(e),
-    details: [...e.details, ...details],
-    hint: e.hint,
+  return partialStopError({
+    cause: stop.error,
+    aborted: stop.aborted || stop.error instanceof Interrupted,
+    signalReason: ctx.signal.reason,
+    done: `deleted ${deleted} of ${webhooks(stop.total)}${deleted > 0 ? ' (listed on stdout)' : ''}`,
+    details: rest > 0 ? [`${webhooks(rest)} not deleted`] : [],
   });
 }

@@ -10,16 +10,8 @@ import type { ApiClient } from '../../api/client.js';
 import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';
 import type { Webhook } from '../../api/types.js';
-import {
-  ExitCode,
-  fieldsOf,
-  Interrupted,
-  NetworkError,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import type { SchedError } from '../../errors.js';
+import { Interrupted, NetworkError, UsageError } from '../../errors.js';
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
 import { validateSyncDocument } from '../../webhooks/sync/validate.js';
@@ -38,6 +30,8 @@ import {
 } from '../../webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
 import { csvRecord } from '../../output/csv.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import { shellWord } from '../../text/quote.js';
 import { sanitizeCsvField } from '../../output/sanitize.js';
 
@@ -82,7 +76,7 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   for (const w of validation.warnings) warn(w);
   if (validation.problems.length > 0) {
     const n = validation.problems.length;
-    throw new UsageError(`${name} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, {
+    throw new UsageError(`${name} has ${plural(n, 'problem')}; nothing was sent`, {
       details: validation.problems,
     });
   }
@@ -162,7 +156,7 @@ function printPlan(
 ): void {
   const c = ctx.io.colorErr;
   const n = countPlan(plan);
-  const on = `${plan.currentCount} webhook${plan.currentCount === 1 ? '' : 's'} on the server`;
+  const on = `${plural(plan.currentCount, 'webhook')} on the server`;
   say(c.bold(`Plan for ${name} (${entryCount} in the file, ${on}):`));
   if (plan.items.length === 0) say('  (nothing in the file and nothing on the server)');
   for (const line of planLines(plan, c)) say(`  ${line}`);
@@ -173,7 +167,7 @@ function printPlan(
     say(c.green('Already in sync: nothing to change.'));
   } else if (!flags.dryRun) {
     const requests = n.create + n.replace * 2 + n.delete;
-    say(c.dim(`Sending ${requests} request${requests === 1 ? '' : 's'}, one at a time:`));
+    say(c.dim(`Sending ${plural(requests, 'request')}, one at a time:`));
   }
 }
 
@@ -242,17 +236,16 @@ function stoppedError(
   const rerun = `sched webhooks sync --file ${shellWord(flags.file)}${flags.prune ? ' --prune' : ''}`;
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
-  if (aborted) {
-    const signal = signalOf(ctx.signal.reason);
-    return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
-  }
-  const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';
-  const e = asSchedError(cause);
-  return new SchedError(redact(`${what} failed: ${e.message}`), e.exitCode, {
-    ...fieldsOf(e),
-    details: [...e.details.map(redact), ...details],
-    // A rejected key's hint (what to change) says more than "run it again".
-    hint: e.exitCode === ExitCode.auth && e.hint ? e.hint : hint,
+  return partialStopError({
+    cause,
+    aborted,
+    signalReason: ctx.signal.reason,
+    done: 'sync stopped part-way',
+    failed: (message) =>
+      `${stopped.failed ? describeFailed(stopped.failed) : 'sync'} failed: ${message}`,
+    details,
+    hint,
+    redact,
   });
 }
 
