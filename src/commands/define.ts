@@ -5,8 +5,9 @@
 // old name stops compiling.
 //
 // Registration files import only this module and commander, so start-up stays cheap: a verb's
-// behaviour is imported (`load`) only when that verb runs, and the verb imports its options
-// type from the registration file as a type, which costs nothing.
+// behaviour is imported (`load`) only when that verb runs. A noun's inputs live in its
+// inputs.ts, which both its index.ts (registration) and its verbs (the options type) import,
+// so no verb imports the file that loads it (test/rules/import-graph.test.ts: no cycle).
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context, type OutputFormat } from '../context.js';

@@ -4,9 +4,9 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { definitionOf, type InputOf } from '../../src/commands/define.js';
-import type { LinkCreateOptions } from '../../src/commands/link/index.js';
-import type { SandboxServeOptions } from '../../src/commands/sandbox/index.js';
-import type { WebhooksAddOptions, WebhooksRmOptions } from '../../src/commands/webhooks/index.js';
+import type { LinkCreateOptions } from '../../src/commands/link/inputs.js';
+import type { SandboxServeOptions } from '../../src/commands/sandbox/inputs.js';
+import type { WebhooksAddOptions, WebhooksRmOptions } from '../../src/commands/webhooks/inputs.js';
 import { runSched } from '../helpers/run.js';
 
 describe('typed options', () => {

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Context } from '../../context.js';
-import type { ApiOptions } from './index.js';
+import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { isJsonText, relayoutJson } from '../../output/json-text.js';

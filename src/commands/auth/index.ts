@@ -1,9 +1,5 @@
-import { ALL_FORMATS, command, flag, input, type InputOf, TEXT_OR_JSON } from '../define.js';
-
-export const loginInput = input({
-  options: [flag('--with-key', 'read the API key from stdin (for CI)')],
-});
-export type AuthLoginOptions = InputOf<typeof loginInput>;
+import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
+import { loginInput } from './inputs.js';
 
 export const auth = command({
   name: 'auth',

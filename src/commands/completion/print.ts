@@ -1,7 +1,7 @@
 // `sched completion <shell>`: prints the completion script generated from the command tree.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { CompletionOptions } from './index.js';
+import type { CompletionOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import { SHELLS, type Shell, type TreeFacts } from '../../completion/model.js';
 import { quote } from '../../text/quote.js';

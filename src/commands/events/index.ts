@@ -1,28 +1,5 @@
-import {
-  arg,
-  command,
-  input,
-  type InputOf,
-  TEXT_OR_JSON,
-  value,
-  webhookSecretOption,
-} from '../define.js';
-
-const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
-
-export const sampleInput = input({ args: [EVENT_ARG] });
-export type EventsSampleOptions = InputOf<typeof sampleInput>;
-
-export const sendInput = input({
-  args: [EVENT_ARG],
-  options: [
-    value('--to <url>', 'the receiver URL', { required: true }),
-    webhookSecretOption('sign with this secret', '; unsigned without'),
-    value('--payload-file <file>', 'send this body unchanged instead of a sample'),
-    value('--service-name <name>', 'user-agent to send (default SimplyMeet.me; or Harmonizely)'),
-  ],
-});
-export type EventsSendOptions = InputOf<typeof sendInput>;
+import { command, TEXT_OR_JSON } from '../define.js';
+import { sampleInput, sendInput } from './inputs.js';
 
 export const events = command({
   name: 'events',

@@ -1,7 +1,7 @@
 // `sched events sample <event>`: a realistic delivery payload for one event, as JSON
 // (pretty on a terminal, compact when piped, so `> body.json` gives the bytes a service sends).
 import type { Context } from '../../context.js';
-import type { EventsSampleOptions } from './index.js';
+import type { EventsSampleOptions } from './inputs.js';
 import { checkEventName } from '../../webhooks/event-names.js';
 import { sampleDelivery } from '../../webhooks/sample.js';
 

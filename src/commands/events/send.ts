@@ -2,7 +2,7 @@
 // (see src/webhooks/delivery.ts): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
-import type { EventsSendOptions } from './index.js';
+import type { EventsSendOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf } from '../../errors.js';
 import {
   DEFAULT_SERVICE_NAME,

@@ -18,7 +18,7 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import type { LinkCreateOptions } from './index.js';
+import type { LinkCreateOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
 import { NetworkError, UsageError, asSchedError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';

@@ -1,19 +1,5 @@
-import { ALL_FORMATS, arg, command, input, type InputOf, positiveInt, value } from '../define.js';
-
-export const createInput = input({
-  args: [arg('[meeting-type...]', 'meeting-type UUIDs or slugs')],
-  options: [
-    value('--count <n>', 'links per meeting type', {
-      parse: positiveInt('--count', 100000),
-      default: 1,
-    }),
-    value('--concurrency <n>', 'requests in flight at once', {
-      parse: positiveInt('--concurrency', 64),
-      default: 8,
-    }),
-  ],
-});
-export type LinkCreateOptions = InputOf<typeof createInput>;
+import { ALL_FORMATS, command } from '../define.js';
+import { createInput } from './inputs.js';
 
 export const link = command({
   name: 'link',

@@ -3,7 +3,7 @@
 // and delivery log goes to stderr.
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
-import type { SandboxServeOptions } from './index.js';
+import type { SandboxServeOptions } from './inputs.js';
 import { Failure, UsageError, whenAborted } from '../../errors.js';
 import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';

@@ -1,7 +1,7 @@
 // `sched sig sign`: base64 HMAC-SHA256 of the exact payload bytes, i.e. the value the
 // service puts in `webhook-signature`. The payload is streamed, so its size does not matter.
 import type { Context } from '../../context.js';
-import type { SigSignOptions } from './index.js';
+import type { SigSignOptions } from './inputs.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 
 export async function run(ctx: Context, flags: SigSignOptions): Promise<void> {

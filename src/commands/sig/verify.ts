@@ -2,7 +2,7 @@
 // constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr
 // (with --json: {"valid","reason"}, the reason null when valid).
 import type { Context } from '../../context.js';
-import type { SigVerifyOptions } from './index.js';
+import type { SigVerifyOptions } from './inputs.js';
 import { Failure, UsageError } from '../../errors.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 import {

@@ -1,6 +1,6 @@
 // sched types list [--page n] [--limit n] [--all] [--sort field[:asc|desc]]...
 import type { Context } from '../../context.js';
-import type { TypesListOptions } from './index.js';
+import type { TypesListOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import type { SortDirection } from '../../api/endpoints.js';
 import { pageFlags, printListing } from '../listing.js';

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
-import type { WebhooksListenOptions } from './index.js';
+import type { WebhooksListenOptions } from './inputs.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
 import { Failure, messageOf, QuietExit, UsageError, whenAborted } from '../../errors.js';

@@ -7,7 +7,7 @@
 // A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error; Ctrl-C
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
-import type { WebhooksRmOptions } from './index.js';
+import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
 import { ExitCode, Interrupted, NotFoundError, QuietExit, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';

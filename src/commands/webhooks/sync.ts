@@ -5,7 +5,7 @@
 // so no secret is ever printed: webhook objects carry "secret": null and every line written
 // here passes through a redactor holding the file's secrets, as a last guard.
 import type { Context } from '../../context.js';
-import type { WebhooksSyncOptions } from './index.js';
+import type { WebhooksSyncOptions } from './inputs.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';

@@ -1,0 +1,83 @@
+// The arguments and options of every `sched webhooks` verb, declared once (see ../define.ts):
+// index.ts registers them, and each verb's run() takes its type from here.
+import {
+  arg,
+  flag,
+  input,
+  LOCAL_HOST,
+  list,
+  PAGE_OPTIONS,
+  portNumber,
+  SECRET_FLAG_RISK,
+  value,
+  webhookSecretOption,
+  type InputOf,
+} from '../define.js';
+
+export const addInput = input({
+  options: [
+    value('--url <url>', 'the endpoint URL (absolute http or https)'),
+    list(
+      '--event <name>',
+      'event to send: meetingScheduled, meetingCancelled, meetingRescheduled (repeatable; default all)',
+    ),
+    // One secret choice: commander would fold --secret and --no-secret into one value (the
+    // last one wins); the group makes a contradictory pair a usage error instead.
+    value(
+      '--secret <secret>',
+      `signing secret to use (${SECRET_FLAG_RISK}: prefer --secret-stdin)`,
+      {
+        exclusive: 'secret',
+      },
+    ),
+    flag('--secret-stdin', 'read the signing secret from stdin', { exclusive: 'secret' }),
+    flag('--no-secret', 'create an unsigned webhook', { exclusive: 'secret' }),
+    flag('--if-absent', 'do nothing when a webhook with this URL and events exists'),
+  ],
+});
+export type WebhooksAddOptions = InputOf<typeof addInput>;
+
+export const lsInput = input({ options: PAGE_OPTIONS });
+export type WebhooksLsOptions = InputOf<typeof lsInput>;
+
+export const rmInput = input({
+  args: [arg('[uuid...]', 'webhook UUIDs')],
+  options: [
+    value('--url <url>', 'delete every webhook with this URL'),
+    flag('--all', 'delete every webhook'),
+    flag('-y, --yes', 'do not ask for confirmation'),
+  ],
+});
+export type WebhooksRmOptions = InputOf<typeof rmInput>;
+
+export const syncInput = input({
+  options: [
+    value('--file <path>', 'the desired webhooks: {"webhooks":[{"url","events","secretEnv"}]}', {
+      required: true,
+    }),
+    flag('--prune', 'delete webhooks that are not in the file'),
+    flag('--dry-run', 'print the plan and change nothing'),
+  ],
+});
+export type WebhooksSyncOptions = InputOf<typeof syncInput>;
+
+export const listenInput = input({
+  options: [
+    value('--port <n>', 'port to listen on (0 = any free port)', {
+      parse: portNumber,
+      default: 4020,
+    }),
+    value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
+    webhookSecretOption('secret to verify signatures with', ''),
+    list(
+      '--forward-to <[event=]url>',
+      're-send each delivery (exact body and headers) to this URL; event=url routes only that event there (repeatable)',
+    ),
+    value('--register <public-url>', 'create a webhook for this public URL now, delete it on exit'),
+    list(
+      '--event <name>',
+      'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)',
+    ),
+  ],
+});
+export type WebhooksListenOptions = InputOf<typeof listenInput>;
