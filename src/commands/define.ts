@@ -110,25 +110,59 @@ export function value(
   return { flags, description, parse, defaultValue, ...rest };
 }
 
-/** A repeatable option (`--event <name>`, given any number of times). */
+/**
+ * A repeatable option (`--event <name>`, given any number of times); with `parse`, each value
+ * is parsed as it comes (a bad one is a usage error before run) and run gets the parsed list.
+ */
+export function list<const F extends string, T>(
+  flags: F,
+  description: string,
+  config: Common & { parse: (value: string) => T },
+): OptionDef<F, T[] | undefined>;
 export function list<const F extends string>(
   flags: F,
   description: string,
-  config: Common = {},
-): OptionDef<F, string[] | undefined> {
-  return { flags, description, repeatable: true, parse: collect, ...config };
+  config?: Common,
+): OptionDef<F, string[] | undefined>;
+export function list(
+  flags: string,
+  description: string,
+  config: Common & { parse?: (value: string) => unknown } = {},
+): OptionDef {
+  const { parse: each, ...rest } = config;
+  const parse = each
+    ? (value: string, previous: unknown[] | undefined) => [...(previous ?? []), each(value)]
+    : collect;
+  return { flags, description, repeatable: true, parse, ...rest };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-export interface ArgumentDef<S extends string = string> {
+export interface ArgumentDef<S extends string = string, V = unknown> {
   readonly name: S;
   readonly description: string;
+  /** Checks and turns the value as given (all of them, for `[x...]`) into what run gets. */
+  readonly parse?: (value: never) => V;
+  /** Phantom: the type of the value `run` receives. */
+  readonly __value?: V;
 }
 
-export function arg<const S extends string>(name: S, description: string): ArgumentDef<S> {
-  return { name, description };
+export function arg<const S extends string>(
+  name: S,
+  description: string,
+): ArgumentDef<S, ArgValue<S>>;
+export function arg<const S extends string, V>(
+  name: S,
+  description: string,
+  config: { parse: (value: ArgValue<S>) => V },
+): ArgumentDef<S, V>;
+export function arg(
+  name: string,
+  description: string,
+  config: { parse?: (value: never) => unknown } = {},
+): ArgumentDef {
+  return { name, description, parse: config.parse };
 }
 
 type ArgValue<S extends string> = S extends `${string}...${string}`
@@ -140,19 +174,42 @@ type ArgValue<S extends string> = S extends `${string}...${string}`
 // ---------------------------------------------------------------------------------------------
 // A verb's input: its arguments and options, and the typed object run receives
 
+/**
+ * How an `exclusive` group of options is checked, when the default ("give only one of --a and
+ * --b", none required) is not enough: the arguments as one more choice, one choice required,
+ * the words of the errors.
+ */
+export interface ExclusiveGroup {
+  /** The group named by the options' `exclusive`. */
+  readonly name: string;
+  /** Giving the arguments is one of the choices (`webhooks rm <uuid>... | --url | --all`). */
+  readonly args?: boolean;
+  /** One of the choices must be given; `missing` says what to give. */
+  readonly required?: boolean;
+  readonly missing?: string;
+  /** Instead of "give only one of --a and --b". */
+  readonly tooMany?: string;
+  readonly hint?: string;
+}
+
 export interface InputDef<
   A extends readonly ArgumentDef[] = readonly ArgumentDef[],
   O extends readonly OptionDef[] = readonly OptionDef[],
 > {
   readonly args: A;
   readonly options: O;
+  readonly groups?: readonly ExclusiveGroup[];
 }
 
 export function input<
   const A extends readonly ArgumentDef[] = readonly [],
   const O extends readonly OptionDef[] = readonly [],
->(def: { args?: A; options?: O }): InputDef<A, O> {
-  return { args: def.args ?? ([] as unknown as A), options: def.options ?? ([] as unknown as O) };
+>(def: { args?: A; options?: O; groups?: readonly ExclusiveGroup[] }): InputDef<A, O> {
+  return {
+    args: def.args ?? ([] as unknown as A),
+    options: def.options ?? ([] as unknown as O),
+    groups: def.groups,
+  };
 }
 
 /** Only literal names become fields (a definition typed loosely adds none). */
@@ -163,7 +220,11 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 export type InputOf<I> =
   I extends InputDef<infer A, infer O>
     ? Simplify<
-        { [D in A[number] as Known<ArgKey<D['name']>>]: ArgValue<D['name']> } & {
+        {
+          [D in A[number] as Known<ArgKey<D['name']>>]: D extends ArgumentDef<string, infer V>
+            ? V
+            : never;
+        } & {
           [D in O[number] as Known<OptionKey<D['flags']>>]: D extends OptionDef<string, infer V>
             ? V
             : never;
@@ -247,9 +308,11 @@ export function register(parent: Command, def: CommandDef, act: Act): Command {
 }
 
 /**
- * The typed input of an invocation: each argument under its camel-cased name, each option as
- * commander parsed it (defaults applied there, from the definition). Options of one
- * `exclusive` group given together are a usage error.
+ * The typed input of an invocation: each argument under its camel-cased name (through its
+ * parser), each option as commander parsed it (defaults applied there, from the definition).
+ * Options of one `exclusive` group given together are a usage error: a value option counts
+ * every time it is given (commander would keep the last), a switch once; with the group's
+ * declaration (`groups`), the arguments count as one choice and one choice may be required.
  */
 export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option, number>): object {
   const inputDef = def.input ?? { args: [], options: [] };
@@ -258,19 +321,31 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
     if (!o.exclusive) continue;
     const g = groups.get(o.exclusive) ?? { flags: [], given: 0 };
     const opt = cmd.options.find((k) => k.flags === o.flags);
+    const times = opt ? (occurrences.get(opt) ?? 0) : 0;
     g.flags.push(opt?.long ?? o.flags);
-    g.given += opt ? (occurrences.get(opt) ?? 0) : 0;
+    g.given += opt?.required ? times : Math.min(times, 1);
     groups.set(o.exclusive, g);
   }
-  for (const { flags, given } of groups.values()) {
-    if (given > 1) {
+  const argsGiven = cmd.args.length > 0;
+  for (const [name, { flags, given }] of groups) {
+    const declared = inputDef.groups?.find((d) => d.name === name);
+    const choices = given + (declared?.args && argsGiven ? 1 : 0);
+    if (choices > 1) {
       const names = `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1]}`;
-      throw new UsageError(`give only one of ${names}`);
+      throw new UsageError(declared?.tooMany ?? `give only one of ${names}`, {
+        hint: declared?.hint,
+      });
+    }
+    if (choices === 0 && declared?.required) {
+      throw new UsageError(declared.missing ?? `give one of ${flags.join(', ')}`, {
+        hint: declared.hint,
+      });
     }
   }
   const out: Record<string, unknown> = { ...cmd.opts() };
   inputDef.args.forEach((a, i) => {
-    out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = cmd.processedArgs[i];
+    const raw = cmd.processedArgs[i] as never;
+    out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = a.parse ? a.parse(raw) : raw;
   });
   return out;
 }
@@ -335,12 +410,18 @@ export function webhookSecretOption(use: string, otherwise: string) {
 /** Where the local servers (`sandbox`, `webhooks listen`) listen unless --host says otherwise. */
 export const LOCAL_HOST = '127.0.0.1';
 
-/** `--page`, `--limit` and `--all`, the same on every list command. */
+/** `--page`, `--limit` and `--all`, the same on every list command (with PAGE_GROUP). */
 export const PAGE_OPTIONS = [
-  value('--page <n>', 'page number to read', { parse: positiveInt('--page') }),
+  value('--page <n>', 'page number to read', { parse: positiveInt('--page'), exclusive: 'page' }),
   value('--limit <n>', 'page size (items per page)', { parse: positiveInt('--limit') }),
-  flag('--all', 'read every page'),
+  flag('--all', 'read every page', { exclusive: 'page' }),
 ] as const;
+
+/** --page and --all exclude each other: --all reads every page. */
+export const PAGE_GROUP: ExclusiveGroup = {
+  name: 'page',
+  hint: '--all reads every page; --limit sets the page size it uses',
+};
 
 /** What a list command receives from PAGE_OPTIONS. */
 export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;

@@ -1,11 +1,16 @@
 // The arguments and options of every `sched webhooks` verb, declared once (see ../define.ts):
 // index.ts registers them, and each verb's run() takes its type from here.
+import { isUuid } from '../../api/uuid.js';
+import { UsageError } from '../../errors.js';
+import { quote } from '../../text/quote.js';
+import { checkWebhookUrl } from '../../webhooks/url.js';
 import {
   arg,
   flag,
   input,
   LOCAL_HOST,
   list,
+  PAGE_GROUP,
   PAGE_OPTIONS,
   portNumber,
   SECRET_FLAG_RISK,
@@ -37,23 +42,52 @@ export const addInput = input({
 });
 export type WebhooksAddOptions = InputOf<typeof addInput>;
 
-export const lsInput = input({ options: PAGE_OPTIONS });
+export const lsInput = input({ options: PAGE_OPTIONS, groups: [PAGE_GROUP] });
 export type WebhooksLsOptions = InputOf<typeof lsInput>;
 
 export const rmInput = input({
-  args: [arg('[uuid...]', 'webhook UUIDs')],
+  args: [arg('[uuid...]', 'webhook UUIDs', { parse: webhookUuids })],
   options: [
-    value('--url <url>', 'delete every webhook with this URL'),
-    flag('--all', 'delete every webhook'),
+    value('--url <url>', 'delete every webhook with this URL', {
+      parse: (url) => checkWebhookUrl(url, '--url'),
+      exclusive: 'target',
+    }),
+    flag('--all', 'delete every webhook', { exclusive: 'target' }),
     flag('-y, --yes', 'do not ask for confirmation'),
   ],
+  // Exactly one way of choosing: UUIDs, --url or --all.
+  groups: [
+    {
+      name: 'target',
+      args: true,
+      required: true,
+      missing: 'say which webhooks to delete: give their UUIDs, --url <url>, or --all',
+      tooMany: 'give webhook UUIDs, --url or --all, not more than one of them',
+      hint: '`sched webhooks ls` shows the UUIDs and URLs',
+    },
+  ],
 });
+
+/** UUIDs checked before anything is sent; the same one twice is one webhook (not a false 404). */
+function webhookUuids(args: string[]): string[] {
+  const bad = args.filter((a) => !isUuid(a));
+  if (bad.length > 0) {
+    throw new UsageError(`not a webhook UUID: ${bad.map((b) => quote(b)).join(', ')}`, {
+      hint: '`sched webhooks ls` shows the UUIDs; to delete by address use --url <url>',
+    });
+  }
+  return [...new Set(args.map((a) => a.toLowerCase()))];
+}
 export type WebhooksRmOptions = InputOf<typeof rmInput>;
 
 export const syncInput = input({
   options: [
     value('--file <path>', 'the desired webhooks: {"webhooks":[{"url","events","secretEnv"}]}', {
       required: true,
+      parse: (path) => {
+        if (path.trim() === '') throw new UsageError('--file needs a path (or - for stdin)');
+        return path;
+      },
     }),
     flag('--prune', 'delete webhooks that are not in the file'),
     flag('--dry-run', 'print the plan and change nothing'),

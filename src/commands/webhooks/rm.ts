@@ -15,9 +15,8 @@ import type { Webhook } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
-import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
+import { urlKey } from '../../webhooks/url.js';
 import { quietOutput } from '../listing.js';
-import { isUuid } from '../meeting-types.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
@@ -37,31 +36,12 @@ const COLUMNS: readonly Column<{ uuid: string }>[] = [{ key: 'uuid', value: (d) 
 
 const webhooks = (n: number) => plural(n, 'webhook');
 
-/** Validates the mode and the UUIDs before anything is sent. */
+/** The one way of choosing that the definition let through (rmInput's `target` group). */
 function chooseMode(
-  args: string[],
   flags: WebhooksRmOptions,
 ): { kind: 'uuids'; uuids: string[] } | { kind: 'url'; url: string } | { kind: 'all' } {
-  const modes = [args.length > 0, flags.url !== undefined, flags.all === true].filter(Boolean);
-  if (modes.length !== 1) {
-    throw new UsageError(
-      modes.length === 0
-        ? 'say which webhooks to delete: give their UUIDs, --url <url>, or --all'
-        : 'give webhook UUIDs, --url or --all, not more than one of them',
-      { hint: '`sched webhooks ls` shows the UUIDs and URLs' },
-    );
-  }
-  if (args.length > 0) {
-    const bad = args.filter((a) => !isUuid(a));
-    if (bad.length > 0) {
-      throw new UsageError(`not a webhook UUID: ${bad.map((b) => quote(b)).join(', ')}`, {
-        hint: '`sched webhooks ls` shows the UUIDs; to delete by address use --url <url>',
-      });
-    }
-    // The same UUID twice is one webhook: deleting it twice would report a false 404.
-    return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
-  }
-  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(flags.url, '--url') };
+  if (flags.uuid.length > 0) return { kind: 'uuids', uuids: flags.uuid };
+  if (flags.url !== undefined) return { kind: 'url', url: flags.url };
   return { kind: 'all' };
 }
 
@@ -86,7 +66,7 @@ async function confirm(ctx: Context, targets: Target[], what: string): Promise<v
 
 export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
   const { io, globals } = ctx;
-  const mode = chooseMode(flags.uuid, flags);
+  const mode = chooseMode(flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
     const why = globals.input

@@ -35,22 +35,7 @@ import { partialStopError } from '../stopped.js';
 import { shellWord } from '../../text/quote.js';
 import { sanitizeCsvField } from '../../output/sanitize.js';
 
-interface SyncFlags {
-  file: string;
-  prune: boolean;
-  dryRun: boolean;
-}
-
-function readFlags(flags: WebhooksSyncOptions): SyncFlags {
-  const file = flags.file;
-  if (typeof file !== 'string' || file.trim() === '') {
-    throw new UsageError('--file needs a path (or - for stdin)');
-  }
-  return { file, prune: flags.prune === true, dryRun: flags.dryRun === true };
-}
-
-export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<void> {
-  const flags = readFlags(rawFlags);
+export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<void> {
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
 
@@ -85,7 +70,7 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   // 2. What exists, and the plan.
   const api = await ctx.api();
   const current = await listAllWebhooks(api, ctx.signal, warn);
-  const plan = planSync(entries, current, { prune: flags.prune });
+  const plan = planSync(entries, current, { prune: flags.prune === true });
   if (entries.length === 0 && flags.prune && current.length > 0) {
     warn(`${name} lists no webhooks: --prune deletes every webhook of the account`);
   }
@@ -152,7 +137,7 @@ function printPlan(
   name: string,
   plan: Plan,
   entryCount: number,
-  flags: SyncFlags,
+  flags: WebhooksSyncOptions,
 ): void {
   const c = ctx.io.colorErr;
   const n = countPlan(plan);
@@ -224,7 +209,7 @@ async function printResult(
 function stoppedError(
   ctx: Context,
   stopped: SyncStopped,
-  flags: SyncFlags,
+  flags: WebhooksSyncOptions,
   redact: (s: string) => string,
 ): SchedError {
   const cause = stopped.error;
