@@ -218,7 +218,7 @@ async function renderTerminalTable<T>(
   // is the one format that holds its rows before writing.
   const rows: CellValue[][] = [];
   const print = async () => {
-    if (rows.length > 0) await io.out(await formatTable(io, columns, rows));
+    if (rows.length > 0) await io.out(formatTable(io, columns, rows));
   };
   await pump(
     io,
@@ -449,11 +449,11 @@ function padEnd(text: string, w: number): string {
  * give way to the width as their flags allow (planWidths); a URL or UUID is never broken or
  * cut. When the table cannot fit even so, the rows are printed as records instead.
  */
-async function formatTable<T>(
+function formatTable<T>(
   io: IO,
   allColumns: readonly Column<T>[],
   values: readonly CellValue[][],
-): Promise<string> {
+): string {
   const fits = allColumns.map((c) => fitOf(c as Column<unknown>));
   const allHeaders = allColumns.map((c) => headerOf(c as Column<unknown>));
   const allRows = values.map((r) => r.map((v, i) => terminalText(v, fits[i]!)));
@@ -520,39 +520,14 @@ async function formatTable<T>(
     });
   }
 
-  // cli-table3 aligns and joins the cells. It is handed one row per screen line, each cell
-  // already wrapped or cut to its width, and no column widths: it measures each column from
-  // its cells, so it never truncates (a URL or UUID stays whole), and no cell spans lines
-  // (its cost grows with the cube of a multi-line cell's length).
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: headers.map((h) => io.color.bold(h)),
-    colAligns: columns.map((c) => c.align ?? 'left'),
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: ' '.repeat(GAP),
-    },
-    // Colour comes from io (NO_COLOR, --no-color, FORCE_COLOR), never from cli-table3's own
-    // detection, so the table styles nothing itself.
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
+  // One screen line per row of wrapped/cut cells; each column as wide as its widest line
+  // (often less than planned, once wrapped), padded on the side its alignment says, two
+  // spaces apart. Widths come from width() above, the one rule for the whole table.
   const paint = (text: string, i: number) => {
     const s = columns[i]!.style;
     return s && text ? io.color[s](text) : text;
   };
+  const lines: string[][] = [];
   for (const r of rows) {
     const cells = r.map((text, i) =>
       fit[i] === 'wrap'
@@ -562,14 +537,26 @@ async function formatTable<T>(
           : [text],
     );
     const height = maxOf(cells.map((c) => c.length));
-    for (let l = 0; l < height; l++) table.push(cells.map((c, i) => paint(c[l] ?? '', i)));
+    for (let l = 0; l < height; l++) lines.push(cells.map((c) => c[l] ?? ''));
   }
+  const shown = columns.map((_, i) =>
+    maxOf(
+      lines.map((line) => width(line[i]!)),
+      width(headers[i]!),
+    ),
+  );
+  const join = (cells: readonly string[], style: (text: string, i: number) => string) =>
+    cells
+      .map((text, i) => {
+        const pad = ' '.repeat(Math.max(0, shown[i]! - width(text)));
+        return columns[i]!.align === 'right' ? pad + style(text, i) : style(text, i) + pad;
+      })
+      .join(' '.repeat(GAP))
+      .replace(/ +$/, '');
   return (
-    table
-      .toString()
-      .split('\n')
-      .map((l) => l.replace(/ +$/, ''))
-      .join('\n') + '\n'
+    [join(headers, (h) => (h ? io.color.bold(h) : h)), ...lines.map((l) => join(l, paint))].join(
+      '\n',
+    ) + '\n'
   );
 }
 
