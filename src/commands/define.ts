@@ -284,8 +284,17 @@ export function definitionOf(cmd: Command): CommandDef | undefined {
   return definitions.get(cmd);
 }
 
+/** The commander options registered from a repeatable definition (list()). */
+const repeatables = new WeakSet<Option>();
+
+/** Whether the option may be given several times: what its definition says, nothing else. */
+export function isRepeatable(opt: Option): boolean {
+  return repeatables.has(opt);
+}
+
 export function commanderOption(o: OptionDef): Option {
   const opt = new Option(o.flags, o.description);
+  if (o.repeatable) repeatables.add(opt);
   if (o.parse) opt.argParser(o.parse as (value: string, previous: unknown) => unknown);
   if (o.defaultValue !== undefined) opt.default(o.defaultValue);
   if (o.required) opt.makeOptionMandatory();

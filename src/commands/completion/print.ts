@@ -5,13 +5,13 @@ import type { CompletionOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import { SHELLS, type Shell, type TreeFacts } from '../../completion/model.js';
 import { quote } from '../../text/quote.js';
-import { collect } from '../define.js';
+import { isRepeatable } from '../define.js';
 import { HELP_TOPICS } from '../help/topics.js';
 
 /** What the completion model needs to know about the tree beyond commander's own records. */
 export const TREE_FACTS: TreeFacts = {
   helpTopics: Object.entries(HELP_TOPICS).map(([name, t]) => [name, t.summary] as const),
-  isRepeatable: (o) => o.parseArg === collect,
+  isRepeatable,
 };
 
 export async function run(ctx: Context, opts: CompletionOptions, program: Command): Promise<void> {
