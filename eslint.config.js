@@ -89,4 +89,17 @@ export default tseslint.config(
     },
   },
   ...LAYERS,
+  {
+    // Results reach stdout through one renderer (src/output/render.ts), never io.out directly.
+    files: ['src/commands/**/*.ts', 'src/completion/dynamic.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='out']",
+          message: 'write results through src/output/render.ts (renderList, renderObject, ...)',
+        },
+      ],
+    },
+  },
 );

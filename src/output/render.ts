@@ -18,6 +18,7 @@
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
 import { csvRecord } from './csv.js';
+import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from './sanitize.js';
 
 export type CellValue = string | number | boolean | null | undefined | readonly (string | number)[];
@@ -671,4 +672,45 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
  */
 export async function renderLines(io: IO, values: ListSource<string>): Promise<number> {
   return pump(io, values, (v) => sanitizeCell(v) + '\n');
+}
+
+/**
+ * An answer as received (`sched api`): the status line and headers first when given, then the
+ * body — JSON laid out again without being parsed (pretty on a terminal, compact in a pipe;
+ * numbers, key order and escapes kept), anything else exactly as it came.
+ */
+export async function renderReceived(
+  io: IO,
+  body: Buffer,
+  head?: readonly string[],
+): Promise<void> {
+  if (head) await io.out(head.join('\n') + '\n\n');
+  if (body.length === 0) return;
+  const text = body.toString('utf8');
+  await io.out(isJsonText(text) ? relayoutJson(text, io.stdoutIsTTY ? 2 : 0) + '\n' : text);
+}
+
+/**
+ * The same io with every stdout write passed through `redact` first: a last guard for a
+ * command whose results could echo a secret it holds (`webhooks sync` and the file's secrets).
+ */
+export function redactedOutput(io: IO, redact: (text: string) => string): IO {
+  return { ...io, out: (text) => io.out(redact(text)) };
+}
+
+/**
+ * One value as one compact JSON line, on a terminal too: a record read line by line as it
+ * happens (`sandbox --json`'s first line, `events send --json`, `sig sign --json`).
+ */
+export async function renderJsonLine(io: IO, value: unknown): Promise<void> {
+  await io.out(JSON.stringify(value) + '\n');
+}
+
+/**
+ * Text a command composed whole, written as it is: human lines in its own words (colours from
+ * io; anything from outside in them already passed sanitizeCell) or a generated document (a
+ * completion script). io.out's gate still applies.
+ */
+export async function renderText(io: IO, text: string): Promise<void> {
+  await io.out(text);
 }

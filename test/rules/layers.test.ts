@@ -46,3 +46,12 @@ describe('layer rules', () => {
     ).toEqual([]);
   });
 });
+
+describe('results only through the renderer', () => {
+  it('a command writing to stdout itself fails the lint', async () => {
+    const code =
+      'export async function run(ctx: { io: { out(s: string): Promise<void> } }) {\n  await ctx.io.out("x\\n");\n}\n';
+    expect(await ruleIds('src/commands/x/planted.ts', code)).toContain('no-restricted-syntax');
+    expect(await ruleIds('src/output/planted.ts', code)).toEqual([]);
+  });
+});

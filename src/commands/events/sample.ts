@@ -4,10 +4,11 @@ import type { Context } from '../../context.js';
 import type { EventsSampleOptions } from './inputs.js';
 import { checkEventName } from '../../webhooks/event-names.js';
 import { sampleDelivery } from '../../webhooks/sample.js';
+import { renderObject } from '../../output/render.js';
 
 export async function run(ctx: Context, opts: EventsSampleOptions): Promise<void> {
   const event = checkEventName(opts.event);
-  const { payload, body } = sampleDelivery(event);
-  const text = ctx.io.stdoutIsTTY ? JSON.stringify(payload, null, 2) : body.toString('utf8');
-  await ctx.io.out(text + '\n');
+  // Always JSON (the payload is the result): compact in a pipe, the very bytes sent.
+  const { payload } = sampleDelivery(event);
+  await renderObject(ctx.io, payload, { format: 'json', columns: [] });
 }

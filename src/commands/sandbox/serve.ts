@@ -9,6 +9,7 @@ import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import { quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
+import { renderJsonLine, renderLines, renderText } from '../../output/render.js';
 
 function clock(): string {
   return new Date().toTimeString().slice(0, 8);
@@ -94,11 +95,12 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
 
   const info = { baseUrl: sb.baseUrl, publicUrl: sb.publicUrl, apiKey: sb.apiKey };
   if (ctx.globals.output === 'json') {
-    await io.out(JSON.stringify(info) + '\n');
+    await renderJsonLine(io, info);
   } else if (quiet) {
-    await io.out(sb.baseUrl + '\n');
+    await renderLines(io, [sb.baseUrl]);
   } else {
-    await io.out(
+    await renderText(
+      io,
       `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nAPI key:    ${sb.apiKey}\n`,
     );
   }

@@ -35,6 +35,7 @@ import { ListenerWebhook, type WebhookApi } from '../../webhooks/listen/register
 import { deliveryLine, displayUrl, forwardLine } from '../../webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
 import { answerNonDelivery, startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
+import { renderText } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   // Everything is checked before a port is opened or a request is made.
@@ -76,7 +77,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   const write = async (text: string) => {
     if (stdoutClosed) return;
     try {
-      await io.out(text);
+      await renderText(io, text);
     } catch (e) {
       if (e instanceof QuietExit) {
         stdoutClosed = true;

@@ -24,16 +24,22 @@ import {
   plannedResult,
   resultFromDone,
   resultRecords,
+  type ResultRecord,
   stoppedDetails,
   summaryLine,
   type PlannedResult,
 } from '../../webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
-import { csvRecord } from '../../output/csv.js';
+import {
+  redactedOutput,
+  renderLines,
+  renderList,
+  renderObject,
+  type Column,
+} from '../../output/render.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
 import { shellWord } from '../../text/quote.js';
-import { sanitizeCsvField } from '../../output/sanitize.js';
 
 export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<void> {
   const { io } = ctx;
@@ -156,6 +162,15 @@ function printPlan(
   }
 }
 
+/** -o csv: one row per webhook of the result (events space-separated, as sync files have them). */
+const CSV_COLUMNS: readonly Column<ResultRecord>[] = [
+  { key: 'action', value: (r) => r.action },
+  { key: 'uuid', value: (r) => r.uuid },
+  { key: 'url', value: (r) => r.url },
+  { key: 'events', value: (r) => r.events.join(' ') },
+  { key: 'replaces', value: (r) => r.old },
+];
+
 async function printResult(
   ctx: Context,
   redact: (s: string) => string,
@@ -163,45 +178,32 @@ async function printResult(
   result: SyncResult | PlannedResult,
   opts: { incomplete: boolean },
 ): Promise<void> {
-  const { io } = ctx;
+  const out = redactedOutput(ctx.io, redact);
   const dryRun = 'dryRun' in result;
   switch (ctx.globals.output) {
     case 'json': {
       const body = opts.incomplete ? { ...result, incomplete: true } : result;
-      const textOut = io.stdoutIsTTY ? JSON.stringify(body, null, 2) : JSON.stringify(body);
-      await io.out(redact(textOut) + '\n');
+      await renderObject(out, body, { format: 'json', columns: [] });
       return;
     }
     case 'ndjson': {
-      for (const r of resultRecords(plan, result)) {
-        const line = {
-          action: r.action,
-          ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
-          ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
-          ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
-          ...(dryRun ? { dryRun: true } : {}),
-        };
-        await io.out(redact(JSON.stringify(line)) + '\n');
-      }
+      const lines = resultRecords(plan, result).map((r) => ({
+        action: r.action,
+        ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
+        ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
+        ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
+        ...(dryRun ? { dryRun: true } : {}),
+      }));
+      await renderList(out, lines, { format: 'ndjson', columns: [] });
       return;
     }
-    case 'csv': {
-      const rows = [csvRecord(['action', 'uuid', 'url', 'events', 'replaces'])];
-      for (const r of resultRecords(plan, result)) {
-        rows.push(
-          csvRecord(
-            [r.action, r.uuid ?? '', r.url, r.events.join(' '), r.old ?? ''].map(sanitizeCsvField),
-          ),
-        );
-      }
-      await io.out(redact(rows.join('')));
+    case 'csv':
+      await renderList(out, resultRecords(plan, result), { format: 'csv', columns: CSV_COLUMNS });
       return;
-    }
-    case 'table': {
+    case 'table':
       if (opts.incomplete) return; // the error's details say what was done
-      await io.out(summaryLine(countsOf(result), dryRun) + '\n');
+      await renderLines(out, [summaryLine(countsOf(result), dryRun)]);
       return;
-    }
   }
 }
 
