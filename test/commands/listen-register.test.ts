@@ -182,7 +182,7 @@ describe('sched webhooks listen --register', () => {
           ...own.env,
         });
         await until(
-          () => /ready/.test(started.io.stderrText()) || started.exited() !== undefined,
+          () => /\bready;/.test(started.io.stderrText()) || started.exited() !== undefined,
           'the listener',
           started.io.stderrText,
         );
