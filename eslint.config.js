@@ -2,6 +2,53 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers (ARCHITECTURE.md): what each lower folder must never import. A test plants a
+ * violation of each rule and expects the lint to fail (test/rules/layers.test.ts).
+ */
+const UPWARD = ['**/commands/**', '**/cli.js', '**/main.js'];
+const layer = (files, group, message) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+});
+export const LAYERS = [
+  layer(
+    ['src/api/**/*.ts'],
+    [...UPWARD, '**/output/**', '**/bulk/**', '**/sandbox/**', '**/webhooks/**', '**/context.js'],
+    'api/ is the HTTP client: it knows nothing of commands, output, bulk jobs or the sandbox.',
+  ),
+  layer(
+    ['src/output/**/*.ts'],
+    [...UPWARD, '**/api/**', '**/bulk/**', '**/sandbox/**', '**/webhooks/**'],
+    'output/ renders values: it knows nothing of commands or HTTP.',
+  ),
+  layer(
+    ['src/webhooks/**/*.ts'],
+    [...UPWARD, '**/sandbox/**', '**/bulk/**'],
+    'webhooks/ is the domain of deliveries and sync: commands use it, never the reverse.',
+  ),
+  layer(
+    ['src/sandbox/**/*.ts'],
+    // api/url.ts and config/ownership.ts are import-free leaves (URL helpers, the file trust
+    // rule the config and the --state file share), not the client.
+    [
+      ...UPWARD,
+      '**/bulk/**',
+      '**/config/**',
+      '!**/config/ownership.js',
+      '**/api/*',
+      '!**/api/types.js',
+      '!**/api/url.js',
+    ],
+    'the sandbox shares only api/types (and the import-free api/url, config/ownership) with the client (a bug in one must not hide in the other).',
+  ),
+  layer(
+    ['src/bulk/**/*.ts', 'src/config/**/*.ts', 'src/http/**/*.ts', 'src/text/**/*.ts'],
+    [...UPWARD, '**/output/**'],
+    'a lower layer never imports commands/, cli.ts or output/.',
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'dist/', 'coverage/', 'completions/', 'reports/', '.stryker-tmp*/'],
@@ -51,6 +98,20 @@ export default tseslint.config(
         },
       ],
       'no-console': 'error',
+    },
+  },
+  ...LAYERS,
+  {
+    // Results reach stdout through one renderer (src/output/render.ts), never io.out directly.
+    files: ['src/commands/**/*.ts', 'src/completion/dynamic.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='out']",
+          message: 'write results through src/output/render.ts (renderList, renderObject, ...)',
+        },
+      ],
     },
   },
 );

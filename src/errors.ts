@@ -1,5 +1,6 @@
-// Typed errors: every failure a user can meet is one of these, and src/main.ts is the one
-// place that turns them into a stderr message and an exit code.
+// Typed errors: every failure a user can meet is one of these, and src/cli.ts (reportError)
+// is the one place that turns them into a stderr message and an exit code; src/main.ts only
+// exits with that code.
 import { addAbortListener } from 'node:events';
 
 export const ExitCode = {

@@ -51,6 +51,9 @@ export interface RateLimitInfo {
   attempt: number;
 }
 
+/** Takes over a 429 (see ApiRequest.rateLimitOwner); returns its wait before resending. */
+export type RateLimitOwner = (info: RateLimitInfo) => number | undefined;
+
 /**
  * One request as a command asks for it: what goes on the wire (ExchangeRequest: method, path
  * relative to the base URL with segments already encoded, query pairs, a JSON `body` or exact
@@ -63,8 +66,17 @@ export interface ApiRequest extends ExchangeRequest {
    * DELETE (204 has no body). An empty or non-JSON body where one is required is an ApiError.
    */
   expectBody?: boolean;
-  /** Told of every 429, so a bulk caller can lower its concurrency. */
+  /** Told of every 429, to watch (count, log); it decides nothing. */
   onRateLimit?: (info: RateLimitInfo) => void;
+  /**
+   * The owner of this request's 429s: a scheduler (src/bulk/limiter.ts) that slows the whole
+   * job down and sends the request again itself. When given, the client tells it of a 429 and
+   * fails the attempt with that 429 (an ApiError, status 429) instead of retrying; without
+   * one, the client retries a 429 by its own policy (retry.ts). One owner either way. It
+   * returns in how many ms it sends the request again (for the --verbose line), or undefined
+   * when it will not.
+   */
+  rateLimitOwner?: RateLimitOwner;
   /** Values in the body that must never be shown (a webhook secret), masked if echoed back. */
   sensitive?: readonly string[];
   /** For a POST whose outcome is unknown: how the user can check (e.g. "run `sched webhooks ls`"). */
@@ -276,6 +288,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       }
 
       const ans = r.answer;
+      /** An owned 429: when its owner sends it again. */
+      let resendMs: number | undefined;
       const retryAfterMs =
         ans.status === 429 || ans.status >= 500
           ? parseRetryAfter(ans.headers['retry-after'])
@@ -289,12 +303,13 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         };
         req.onRateLimit?.(info);
         for (const l of listeners) l(info);
+        if (req.rateLimitOwner) resendMs = req.rateLimitOwner(info);
       }
       const d = decideRetry(
         attempt,
         req.method,
         { kind: 'answered', status: ans.status, retryAfterMs },
-        { policy, timeoutsRetried, random: Math.random },
+        { policy, timeoutsRetried, random: Math.random, rateLimitOwned: !!req.rateLimitOwner },
       );
       logAttempt(
         mask,
@@ -303,7 +318,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         String(ans.status),
         r.ms,
         attempt,
-        d.retry ? d.delayMs : undefined,
+        d.retry ? d.delayMs : resendMs,
       );
       const rawAnswer = (extra: Partial<RawResponse>): Outcome => ({
         kind: 'raw',
@@ -357,7 +372,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         baseUrl: opts.baseUrl,
         authHint: opts.authHint,
       });
-      if (raw) return rawAnswer({ error });
+      // An owned 429 is its owner's to send again, not an answer to show (even raw).
+      if (raw && resendMs === undefined) return rawAnswer({ error });
       throw error;
     }
   }

@@ -2,7 +2,7 @@
 // objects the API returned, unknown fields included, after checking only what the CLI relies
 // on (so a wrong shape is one clear error rather than a crash further on).
 import { ApiError, NotFoundError } from '../errors.js';
-import type { ApiClient, RateLimitInfo } from './client.js';
+import type { ApiClient, RateLimitOwner } from './client.js';
 import {
   paginate,
   parseEnvelope,
@@ -16,8 +16,8 @@ export type SortDirection = 'asc' | 'desc';
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Told of every 429, so a bulk caller can lower its concurrency. */
-  onRateLimit?: (info: RateLimitInfo) => void;
+  /** The scheduler that owns this request's 429s (see ApiRequest.rateLimitOwner). */
+  rateLimitOwner?: RateLimitOwner;
 }
 
 export interface ListOptions extends CallOptions {
@@ -68,7 +68,7 @@ export async function listMeetingTypes(
     path: MEETING_TYPES_PATH,
     query,
     signal: opts.signal,
-    onRateLimit: opts.onRateLimit,
+    rateLimitOwner: opts.rateLimitOwner,
   });
   return parseEnvelope<MeetingType>(res.body, `GET ${MEETING_TYPES_PATH}`);
 }
@@ -85,7 +85,7 @@ export async function createSingleUseLink(
     path: SINGLE_USE_LINK_PATH,
     body: { meeting_type_uuid: meetingTypeUuid },
     signal: opts.signal,
-    onRateLimit: opts.onRateLimit,
+    rateLimitOwner: opts.rateLimitOwner,
     unknownOutcomeHint:
       'a link may have been created without being shown; running the command again makes a new one',
   });
@@ -119,7 +119,7 @@ export async function createWebhook(
     body,
     sensitive: typeof body.secret === 'string' ? [body.secret] : undefined,
     signal: opts.signal,
-    onRateLimit: opts.onRateLimit,
+    rateLimitOwner: opts.rateLimitOwner,
     unknownOutcomeHint:
       'check with `sched webhooks ls` before trying again (or use `sched webhooks add --if-absent`)',
   });
@@ -136,7 +136,7 @@ export async function listWebhooks(
     path: WEBHOOKS_PATH,
     query: pageQuery(opts),
     signal: opts.signal,
-    onRateLimit: opts.onRateLimit,
+    rateLimitOwner: opts.rateLimitOwner,
   });
   return parseEnvelope<Webhook>(res.body, `GET ${WEBHOOKS_PATH}`);
 }
@@ -157,7 +157,7 @@ export async function deleteWebhook(
     method: 'DELETE',
     path: `${WEBHOOKS_PATH}/${encodeURIComponent(uuid)}`,
     signal: opts.signal,
-    onRateLimit: opts.onRateLimit,
+    rateLimitOwner: opts.rateLimitOwner,
   });
   return { uuid, alreadyGone: res.alreadyGone === true };
 }
@@ -180,50 +180,23 @@ export async function removeWebhook(
   }
 }
 
-export interface IterateOptions extends PaginateOptions {
-  onRateLimit?: (info: RateLimitInfo) => void;
-}
-
-/** The caller's 429 listener and paginate's (which slows the walk down), either optional. */
-function bothRateLimits(
-  a: ((info: RateLimitInfo) => void) | undefined,
-  b: ((info: RateLimitInfo) => void) | undefined,
-): ((info: RateLimitInfo) => void) | undefined {
-  if (!a || !b) return a ?? b;
-  return (info) => {
-    a(info);
-    b(info);
-  };
-}
-
 /** Meeting types across one page or (`all`) every page; see paginate(). */
 export function meetingTypes(
   client: ApiClient,
-  opts: IterateOptions & { sorting?: Array<[string, SortDirection]> } = {},
+  opts: PaginateOptions & { sorting?: Array<[string, SortDirection]> } = {},
 ): Paginated<MeetingType> {
   return paginate<MeetingType>(
-    (page, limit, signal, onRateLimit) =>
-      listMeetingTypes(client, {
-        page,
-        limit,
-        signal,
-        sorting: opts.sorting,
-        onRateLimit: bothRateLimits(opts.onRateLimit, onRateLimit),
-      }),
+    (page, limit, signal, rateLimitOwner) =>
+      listMeetingTypes(client, { page, limit, signal, sorting: opts.sorting, rateLimitOwner }),
     { ...opts, what: `GET ${MEETING_TYPES_PATH}` },
   );
 }
 
 /** Webhooks across one page or (`all`) every page; see paginate(). */
-export function webhooks(client: ApiClient, opts: IterateOptions = {}): Paginated<Webhook> {
+export function webhooks(client: ApiClient, opts: PaginateOptions = {}): Paginated<Webhook> {
   return paginate<Webhook>(
-    (page, limit, signal, onRateLimit) =>
-      listWebhooks(client, {
-        page,
-        limit,
-        signal,
-        onRateLimit: bothRateLimits(opts.onRateLimit, onRateLimit),
-      }),
+    (page, limit, signal, rateLimitOwner) =>
+      listWebhooks(client, { page, limit, signal, rateLimitOwner }),
     { ...opts, what: `GET ${WEBHOOKS_PATH}` },
   );
 }

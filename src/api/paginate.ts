@@ -8,7 +8,7 @@
 // service asks, and reads that page again, so a rate-limited walk slows down instead of
 // failing); this module holds no scheduling policy of its own.
 import { ApiError } from '../errors.js';
-import type { RateLimitInfo } from './client.js';
+import type { RateLimitOwner } from './client.js';
 
 /** Page size for `--all` when the user gave no --limit (a public client uses 50 successfully). */
 export const ALL_PAGES_LIMIT = 50;
@@ -34,22 +34,22 @@ export interface Page<T> {
 }
 
 /**
- * Fetches one page; `limit` undefined means the server's default. `onRateLimit`, when given,
- * must reach the request (ApiRequest.onRateLimit): it is how a 429 slows the whole walk.
+ * Fetches one page; `limit` undefined means the server's default. `rateLimitOwner`, when
+ * given, must reach the request (ApiRequest.rateLimitOwner): the limiter then owns its 429s.
  */
 export type FetchPage<T> = (
   page: number,
   limit: number | undefined,
   signal: AbortSignal | undefined,
-  onRateLimit?: (info: RateLimitInfo) => void,
+  rateLimitOwner?: RateLimitOwner,
 ) => Promise<Page<T>>;
 
 /** What one page read gets from the limiter. */
 export interface PageAttempt {
-  /** Pass to the request: aborted when the walk stops (and by the limiter on a 429). */
+  /** Pass to the request: aborted when the walk stops. */
   signal: AbortSignal;
-  /** Pass to the request as its onRateLimit. */
-  onRateLimit?: (info: RateLimitInfo) => void;
+  /** Pass to the request as its rateLimitOwner. */
+  onRateLimit?: RateLimitOwner;
 }
 
 /**

@@ -9,6 +9,8 @@
 //   is unknown), nor is any other answer.
 // - Retry-After (seconds or HTTP date) on 429 and 5xx is honoured up to 20 s; beyond that the
 //   request fails at once (the error says when to retry).
+// - A 429 whose request has an owner (a bulk job's limiter, ApiRequest.rateLimitOwner) is not
+//   retried here: the owner slows the job down and sends it again.
 // - Never retried: DNS "no such host", TLS certificate errors, a proxy refusal, an answer too
 //   large, a request cut off because the command is ending (none heals by waiting).
 import type { FailureKind } from './failure.js';
@@ -63,6 +65,8 @@ export interface RetryInputs {
   timeoutsRetried: number;
   /** In [0, 1): Math.random in production. */
   random: () => number;
+  /** The request's 429s have an owner (ApiRequest.rateLimitOwner) that sends them again. */
+  rateLimitOwned?: boolean;
 }
 
 const PERMANENT: readonly FailureKind[] = [
@@ -85,7 +89,7 @@ export function decideRetry(
   attempt: number,
   method: HttpMethod,
   outcome: AttemptOutcome,
-  { policy, timeoutsRetried, random }: RetryInputs,
+  { policy, timeoutsRetried, random, rateLimitOwned }: RetryInputs,
 ): RetryDecision {
   const canRetry = attempt <= policy.retries;
   const idempotent = isIdempotent(method);
@@ -101,6 +105,8 @@ export function decideRetry(
   if (retryAfterMs !== undefined && retryAfterMs > policy.retryAfterCapMs) {
     return { retry: false, tooLongMs: retryAfterMs };
   }
+  // The owner of the 429 (a bulk job's limiter) sends it again, not the client.
+  if (status === 429 && rateLimitOwned) return { retry: false };
   // A 429 was not processed, even for a POST; a 5xx to a POST may have been.
   if ((status === 429 || idempotent) && canRetry) {
     return { retry: true, delayMs: retryAfterMs ?? backoffMs(attempt, policy, random) };

@@ -10,21 +10,22 @@
 //   service said, else for a short backoff that doubles while 429s keep coming.
 // - A request answered 429 was not processed by the service (even a POST), so it goes back
 //   to the queue and is sent again when admitted: the job slows down instead of failing.
-//   The client's own retry of that 429 is cut short (its attempt signal is aborted in the
-//   onRateLimit callback, before it sleeps), so every new attempt is admitted here.
+//   The limiter owns that 429: each attempt hands the request its onRateLimit as the
+//   request's rateLimitOwner, so the client tells it and fails the attempt rather than
+//   retrying it (src/api/client.ts); every new attempt is admitted here.
 // - Each success raises the limit by 1/limit: about +1 per round of `limit` successes, back
 //   up to the maximum (--concurrency).
 //
 // Nothing here knows about commands or output; onChange lets a command show what happens.
 import { ApiError } from '../errors.js';
-import type { RateLimitInfo } from '../api/client.js';
+import { RETRY, type RateLimitInfo, type RateLimitOwner } from '../api/client.js';
 
 /** What run() hands to one attempt of a request. */
 export interface Attempt {
-  /** Pass to the request: aborted when a 429 answered it (and by the caller's requestSignal). */
+  /** Pass to the request: aborted with the caller's requestSignal. */
   signal: AbortSignal;
-  /** Pass to the request as its onRateLimit. */
-  onRateLimit: (info: RateLimitInfo) => void;
+  /** Pass to the request as its rateLimitOwner: the 429 is then this limiter's to resend. */
+  onRateLimit: RateLimitOwner;
 }
 
 export interface RunOptions {
@@ -39,7 +40,10 @@ export interface RunOptions {
 export interface LimiterOptions {
   /** The most requests in flight (--concurrency); the limit starts here. */
   max: number;
-  /** The longest Retry-After honoured by waiting (ms); a longer one fails the request. */
+  /**
+   * The longest Retry-After honoured by waiting (ms); a longer one fails the request. Default:
+   * the client's cap (RETRY.retryAfterCapMs), so a wait is honoured or refused alike.
+   */
   maxPauseMs?: number;
   /** Backoff after a 429 without Retry-After: first pause (ms), doubled while 429s go on. */
   backoffBaseMs?: number;
@@ -102,8 +106,6 @@ export class NotStarted extends Error {
   }
 }
 
-const RATE_LIMITED = Symbol('rate-limited');
-
 interface Waiter {
   priority: number;
   seq: number;
@@ -139,7 +141,7 @@ export class AdaptiveLimiter {
     this.window = this.max;
     this.clock = opts.clock ?? realClock;
     this.opts = {
-      maxPauseMs: 20_000,
+      maxPauseMs: RETRY.retryAfterCapMs,
       backoffBaseMs: 100,
       backoffMaxMs: 5_000,
       maxRateLimited: 10,
@@ -186,12 +188,12 @@ export class AdaptiveLimiter {
         const value = await attempt({
           signal: ctl.signal,
           onRateLimit: (info) => {
-            if (limited) return;
+            if (limited) return undefined;
             limited = info;
             this.rateLimited(epoch, info);
-            // The client is about to sleep and resend: stop it, the queue resends instead.
-            // A wait longer than we honour is left to the client, which then fails it.
-            if (this.resendable(info)) ctl.abort(RATE_LIMITED);
+            // When it goes again (for --verbose): after the pause, unless it is given up.
+            const again = this.resendable(info) && rateLimited + 1 < this.opts.maxRateLimited;
+            return again ? Math.max(0, this.pausedUntil - this.clock.now()) : undefined;
           },
         });
         this.release(true);

@@ -5,8 +5,9 @@
 // old name stops compiling.
 //
 // Registration files import only this module and commander, so start-up stays cheap: a verb's
-// behaviour is imported (`load`) only when that verb runs, and the verb imports its options
-// type from the registration file as a type, which costs nothing.
+// behaviour is imported (`load`) only when that verb runs. A noun's inputs live in its
+// inputs.ts, which both its index.ts (registration) and its verbs (the options type) import,
+// so no verb imports the file that loads it (test/rules/import-graph.test.ts: no cycle).
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context, type OutputFormat } from '../context.js';
@@ -109,25 +110,59 @@ export function value(
   return { flags, description, parse, defaultValue, ...rest };
 }
 
-/** A repeatable option (`--event <name>`, given any number of times). */
+/**
+ * A repeatable option (`--event <name>`, given any number of times); with `parse`, each value
+ * is parsed as it comes (a bad one is a usage error before run) and run gets the parsed list.
+ */
+export function list<const F extends string, T>(
+  flags: F,
+  description: string,
+  config: Common & { parse: (value: string) => T },
+): OptionDef<F, T[] | undefined>;
 export function list<const F extends string>(
   flags: F,
   description: string,
-  config: Common = {},
-): OptionDef<F, string[] | undefined> {
-  return { flags, description, repeatable: true, parse: collect, ...config };
+  config?: Common,
+): OptionDef<F, string[] | undefined>;
+export function list(
+  flags: string,
+  description: string,
+  config: Common & { parse?: (value: string) => unknown } = {},
+): OptionDef {
+  const { parse: each, ...rest } = config;
+  const parse = each
+    ? (value: string, previous: unknown[] | undefined) => [...(previous ?? []), each(value)]
+    : collect;
+  return { flags, description, repeatable: true, parse, ...rest };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-export interface ArgumentDef<S extends string = string> {
+export interface ArgumentDef<S extends string = string, V = unknown> {
   readonly name: S;
   readonly description: string;
+  /** Checks and turns the value as given (all of them, for `[x...]`) into what run gets. */
+  readonly parse?: (value: never) => V;
+  /** Phantom: the type of the value `run` receives. */
+  readonly __value?: V;
 }
 
-export function arg<const S extends string>(name: S, description: string): ArgumentDef<S> {
-  return { name, description };
+export function arg<const S extends string>(
+  name: S,
+  description: string,
+): ArgumentDef<S, ArgValue<S>>;
+export function arg<const S extends string, V>(
+  name: S,
+  description: string,
+  config: { parse: (value: ArgValue<S>) => V },
+): ArgumentDef<S, V>;
+export function arg(
+  name: string,
+  description: string,
+  config: { parse?: (value: never) => unknown } = {},
+): ArgumentDef {
+  return { name, description, parse: config.parse };
 }
 
 type ArgValue<S extends string> = S extends `${string}...${string}`
@@ -139,19 +174,42 @@ type ArgValue<S extends string> = S extends `${string}...${string}`
 // ---------------------------------------------------------------------------------------------
 // A verb's input: its arguments and options, and the typed object run receives
 
+/**
+ * How an `exclusive` group of options is checked, when the default ("give only one of --a and
+ * --b", none required) is not enough: the arguments as one more choice, one choice required,
+ * the words of the errors.
+ */
+export interface ExclusiveGroup {
+  /** The group named by the options' `exclusive`. */
+  readonly name: string;
+  /** Giving the arguments is one of the choices (`webhooks rm <uuid>... | --url | --all`). */
+  readonly args?: boolean;
+  /** One of the choices must be given; `missing` says what to give. */
+  readonly required?: boolean;
+  readonly missing?: string;
+  /** Instead of "give only one of --a and --b". */
+  readonly tooMany?: string;
+  readonly hint?: string;
+}
+
 export interface InputDef<
   A extends readonly ArgumentDef[] = readonly ArgumentDef[],
   O extends readonly OptionDef[] = readonly OptionDef[],
 > {
   readonly args: A;
   readonly options: O;
+  readonly groups?: readonly ExclusiveGroup[];
 }
 
 export function input<
   const A extends readonly ArgumentDef[] = readonly [],
   const O extends readonly OptionDef[] = readonly [],
->(def: { args?: A; options?: O }): InputDef<A, O> {
-  return { args: def.args ?? ([] as unknown as A), options: def.options ?? ([] as unknown as O) };
+>(def: { args?: A; options?: O; groups?: readonly ExclusiveGroup[] }): InputDef<A, O> {
+  return {
+    args: def.args ?? ([] as unknown as A),
+    options: def.options ?? ([] as unknown as O),
+    groups: def.groups,
+  };
 }
 
 /** Only literal names become fields (a definition typed loosely adds none). */
@@ -162,7 +220,11 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 export type InputOf<I> =
   I extends InputDef<infer A, infer O>
     ? Simplify<
-        { [D in A[number] as Known<ArgKey<D['name']>>]: ArgValue<D['name']> } & {
+        {
+          [D in A[number] as Known<ArgKey<D['name']>>]: D extends ArgumentDef<string, infer V>
+            ? V
+            : never;
+        } & {
           [D in O[number] as Known<OptionKey<D['flags']>>]: D extends OptionDef<string, infer V>
             ? V
             : never;
@@ -222,8 +284,17 @@ export function definitionOf(cmd: Command): CommandDef | undefined {
   return definitions.get(cmd);
 }
 
+/** The commander options registered from a repeatable definition (list()). */
+const repeatables = new WeakSet<Option>();
+
+/** Whether the option may be given several times: what its definition says, nothing else. */
+export function isRepeatable(opt: Option): boolean {
+  return repeatables.has(opt);
+}
+
 export function commanderOption(o: OptionDef): Option {
   const opt = new Option(o.flags, o.description);
+  if (o.repeatable) repeatables.add(opt);
   if (o.parse) opt.argParser(o.parse as (value: string, previous: unknown) => unknown);
   if (o.defaultValue !== undefined) opt.default(o.defaultValue);
   if (o.required) opt.makeOptionMandatory();
@@ -247,9 +318,11 @@ export function register(parent: Command, def: CommandDef, act: Act): Command {
 }
 
 /**
- * The typed input of an invocation: each argument under its camel-cased name, each option as
- * commander parsed it (defaults applied there, from the definition). Options of one
- * `exclusive` group given together are a usage error.
+ * The typed input of an invocation: each argument under its camel-cased name (through its
+ * parser), each option as commander parsed it (defaults applied there, from the definition).
+ * Options of one `exclusive` group given together are a usage error: a value option counts
+ * every time it is given (commander would keep the last), a switch once; with the group's
+ * declaration (`groups`), the arguments count as one choice and one choice may be required.
  */
 export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option, number>): object {
   const inputDef = def.input ?? { args: [], options: [] };
@@ -258,14 +331,25 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
     if (!o.exclusive) continue;
     const g = groups.get(o.exclusive) ?? { flags: [], given: 0 };
     const opt = cmd.options.find((k) => k.flags === o.flags);
+    const times = opt ? (occurrences.get(opt) ?? 0) : 0;
     g.flags.push(opt?.long ?? o.flags);
-    g.given += opt ? (occurrences.get(opt) ?? 0) : 0;
+    g.given += opt?.required ? times : Math.min(times, 1);
     groups.set(o.exclusive, g);
   }
-  for (const { flags, given } of groups.values()) {
-    if (given > 1) {
+  const argsGiven = cmd.args.length > 0;
+  for (const [name, { flags, given }] of groups) {
+    const declared = inputDef.groups?.find((d) => d.name === name);
+    const choices = given + (declared?.args && argsGiven ? 1 : 0);
+    if (choices > 1) {
       const names = `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1]}`;
-      throw new UsageError(`give only one of ${names}`);
+      throw new UsageError(declared?.tooMany ?? `give only one of ${names}`, {
+        hint: declared?.hint,
+      });
+    }
+    if (choices === 0 && declared?.required) {
+      throw new UsageError(declared.missing ?? `give one of ${flags.join(', ')}`, {
+        hint: declared.hint,
+      });
     }
   }
   const out: Record<string, unknown> = { ...cmd.opts() };
@@ -277,7 +361,8 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
     if (out[key] === undefined && shared) out[key] = cmd.parent!.getOptionValue(key);
   }
   inputDef.args.forEach((a, i) => {
-    out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = cmd.processedArgs[i];
+    const raw = cmd.processedArgs[i] as never;
+    out[camel(a.name.replace(/^[<[]|(\.\.\.)?[>\]]$/g, ''))] = a.parse ? a.parse(raw) : raw;
   });
   return out;
 }
@@ -308,6 +393,17 @@ export function positiveInt(what: string, max = Number.MAX_SAFE_INTEGER) {
           ? `${what} must be a whole number of at least 1`
           : `${what} must be a whole number from 1 to ${max}`,
       );
+    }
+    return Number(v);
+  };
+}
+
+/** A whole number from 0 to `max` (a seed, a count that may be zero). */
+export function wholeNumber(what: string, max: number) {
+  return (value: string): number => {
+    const v = value.trim();
+    if (!/^\d+$/.test(v) || Number(v) > max) {
+      throw new InvalidArgumentError(`${what} must be a whole number from 0 to ${max}`);
     }
     return Number(v);
   };
@@ -358,12 +454,18 @@ export function webhookSecretOption(use: string, otherwise: string) {
 /** Where the local servers (`sandbox`, `webhooks listen`) listen unless --host says otherwise. */
 export const LOCAL_HOST = '127.0.0.1';
 
-/** `--page`, `--limit` and `--all`, the same on every list command. */
+/** `--page`, `--limit` and `--all`, the same on every list command (with PAGE_GROUP). */
 export const PAGE_OPTIONS = [
-  value('--page <n>', 'page number to read', { parse: positiveInt('--page') }),
+  value('--page <n>', 'page number to read', { parse: positiveInt('--page'), exclusive: 'page' }),
   value('--limit <n>', 'page size (items per page)', { parse: positiveInt('--limit') }),
-  flag('--all', 'read every page'),
+  flag('--all', 'read every page', { exclusive: 'page' }),
 ] as const;
+
+/** --page and --all exclude each other: --all reads every page. */
+export const PAGE_GROUP: ExclusiveGroup = {
+  name: 'page',
+  hint: '--all reads every page; --limit sets the page size it uses',
+};
 
 /** What a list command receives from PAGE_OPTIONS. */
 export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;

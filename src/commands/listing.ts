@@ -3,7 +3,6 @@
 // exist", "nothing found"). The command supplies the endpoint walk and its columns.
 import type { Context } from '../context.js';
 import type { PageOptions } from './define.js';
-import { UsageError } from '../errors.js';
 import type { Paginated } from '../api/paginate.js';
 import { renderLines, renderList, type Column } from '../output/render.js';
 
@@ -13,15 +12,9 @@ export interface PageFlags {
   all: boolean;
 }
 
+/** The paging options as the walk takes them (--page with --all is refused by PAGE_GROUP). */
 export function pageFlags(flags: PageOptions): PageFlags {
-  const page = flags.page;
-  const all = flags.all === true;
-  if (all && page !== undefined) {
-    throw new UsageError('--page and --all cannot be used together', {
-      hint: '--all reads every page; --limit sets the page size it uses',
-    });
-  }
-  return { page, limit: flags.limit, all };
+  return { page: flags.page, limit: flags.limit, all: flags.all === true };
 }
 
 /**

@@ -16,11 +16,7 @@ export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
   { key: 'uuid', value: (t) => t.uuid },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(s: string): boolean {
-  return UUID.test(s);
-}
+import { isUuid } from '../api/uuid.js';
 
 export interface ResolvedMeetingType {
   /** What the user gave (a UUID or slug), or the slug picked from the list. */

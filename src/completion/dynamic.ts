@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { removeInvisible } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
+import { renderText } from '../output/render.js';
 
 export type Candidate = [value: string, description?: string];
 
@@ -113,7 +114,7 @@ export async function run(ctx: Context, opts: { kind: string }): Promise<void> {
     const work = candidates(ctx, kind, signal);
     work.catch(() => {}); // it may still fail after the deadline won the race
     const list = await Promise.race([work, expired]);
-    await ctx.io.out(formatCandidates(list));
+    await renderText(ctx.io, formatCandidates(list));
   } catch {
     // Nothing to offer: a shell completion must never show an error.
   } finally {

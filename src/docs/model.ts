@@ -4,7 +4,7 @@
 // bundle: scripts/gen-docs.mjs and the drift test in test/docs/ load it.
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../cli.js';
-import { collect, definitionOf } from '../commands/define.js';
+import { definitionOf, isRepeatable } from '../commands/define.js';
 import { ENVIRONMENT, EXIT_CODES, HELP_TOPICS } from '../commands/help/topics.js';
 
 export interface RefOption {
@@ -58,7 +58,7 @@ function refOption(o: Option): RefOption {
     description: o.description,
     default: o.defaultValue === undefined ? undefined : JSON.stringify(o.defaultValue),
     required: o.mandatory,
-    repeatable: o.parseArg === collect,
+    repeatable: isRepeatable(o),
   };
 }
 

@@ -19,6 +19,7 @@ import { jsonText } from './json-value.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
 import { csvRecord } from './csv.js';
+import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from './sanitize.js';
 
 export type CellValue = string | number | boolean | null | undefined | readonly (string | number)[];
@@ -219,7 +220,7 @@ async function renderTerminalTable<T>(
   // is the one format that holds its rows before writing.
   const rows: CellValue[][] = [];
   const print = async () => {
-    if (rows.length > 0) await io.out(await formatTable(io, columns, rows));
+    if (rows.length > 0) await io.out(formatTable(io, columns, rows));
   };
   await pump(
     io,
@@ -450,11 +451,11 @@ function padEnd(text: string, w: number): string {
  * give way to the width as their flags allow (planWidths); a URL or UUID is never broken or
  * cut. When the table cannot fit even so, the rows are printed as records instead.
  */
-async function formatTable<T>(
+function formatTable<T>(
   io: IO,
   allColumns: readonly Column<T>[],
   values: readonly CellValue[][],
-): Promise<string> {
+): string {
   const fits = allColumns.map((c) => fitOf(c as Column<unknown>));
   const allHeaders = allColumns.map((c) => headerOf(c as Column<unknown>));
   const allRows = values.map((r) => r.map((v, i) => terminalText(v, fits[i]!)));
@@ -521,39 +522,14 @@ async function formatTable<T>(
     });
   }
 
-  // cli-table3 aligns and joins the cells. It is handed one row per screen line, each cell
-  // already wrapped or cut to its width, and no column widths: it measures each column from
-  // its cells, so it never truncates (a URL or UUID stays whole), and no cell spans lines
-  // (its cost grows with the cube of a multi-line cell's length).
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: headers.map((h) => io.color.bold(h)),
-    colAligns: columns.map((c) => c.align ?? 'left'),
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: ' '.repeat(GAP),
-    },
-    // Colour comes from io (NO_COLOR, --no-color, FORCE_COLOR), never from cli-table3's own
-    // detection, so the table styles nothing itself.
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
+  // One screen line per row of wrapped/cut cells; each column as wide as its widest line
+  // (often less than planned, once wrapped), padded on the side its alignment says, two
+  // spaces apart. Widths come from width() above, the one rule for the whole table.
   const paint = (text: string, i: number) => {
     const s = columns[i]!.style;
     return s && text ? io.color[s](text) : text;
   };
+  const lines: string[][] = [];
   for (const r of rows) {
     const cells = r.map((text, i) =>
       fit[i] === 'wrap'
@@ -563,14 +539,26 @@ async function formatTable<T>(
           : [text],
     );
     const height = maxOf(cells.map((c) => c.length));
-    for (let l = 0; l < height; l++) table.push(cells.map((c, i) => paint(c[l] ?? '', i)));
+    for (let l = 0; l < height; l++) lines.push(cells.map((c) => c[l] ?? ''));
   }
+  const shown = columns.map((_, i) =>
+    maxOf(
+      lines.map((line) => width(line[i]!)),
+      width(headers[i]!),
+    ),
+  );
+  const join = (cells: readonly string[], style: (text: string, i: number) => string) =>
+    cells
+      .map((text, i) => {
+        const pad = ' '.repeat(Math.max(0, shown[i]! - width(text)));
+        return columns[i]!.align === 'right' ? pad + style(text, i) : style(text, i) + pad;
+      })
+      .join(' '.repeat(GAP))
+      .replace(/ +$/, '');
   return (
-    table
-      .toString()
-      .split('\n')
-      .map((l) => l.replace(/ +$/, ''))
-      .join('\n') + '\n'
+    [join(headers, (h) => (h ? io.color.bold(h) : h)), ...lines.map((l) => join(l, paint))].join(
+      '\n',
+    ) + '\n'
   );
 }
 
@@ -685,4 +673,45 @@ export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): 
  */
 export async function renderLines(io: IO, values: ListSource<string>): Promise<number> {
   return pump(io, values, (v) => sanitizeCell(v) + '\n');
+}
+
+/**
+ * An answer as received (`sched api`): the status line and headers first when given, then the
+ * body — JSON laid out again without being parsed (pretty on a terminal, compact in a pipe;
+ * numbers, key order and escapes kept), anything else exactly as it came.
+ */
+export async function renderReceived(
+  io: IO,
+  body: Buffer,
+  head?: readonly string[],
+): Promise<void> {
+  if (head) await io.out(head.join('\n') + '\n\n');
+  if (body.length === 0) return;
+  const text = body.toString('utf8');
+  await io.out(isJsonText(text) ? relayoutJson(text, io.stdoutIsTTY ? 2 : 0) + '\n' : text);
+}
+
+/**
+ * The same io with every stdout write passed through `redact` first: a last guard for a
+ * command whose results could echo a secret it holds (`webhooks sync` and the file's secrets).
+ */
+export function redactedOutput(io: IO, redact: (text: string) => string): IO {
+  return { ...io, out: (text) => io.out(redact(text)) };
+}
+
+/**
+ * One value as one compact JSON line, on a terminal too: a record read line by line as it
+ * happens (`sandbox --json`'s first line, `events send --json`, `sig sign --json`).
+ */
+export async function renderJsonLine(io: IO, value: unknown): Promise<void> {
+  await io.out(JSON.stringify(value) + '\n');
+}
+
+/**
+ * Text a command composed whole, written as it is: human lines in its own words (colours from
+ * io; anything from outside in them already passed sanitizeCell) or a generated document (a
+ * completion script). io.out's gate still applies.
+ */
+export async function renderText(io: IO, text: string): Promise<void> {
+  await io.out(text);
 }

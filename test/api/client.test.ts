@@ -225,6 +225,31 @@ describe('retries', () => {
     expect(logs[0]).toContain('retrying in 1 s');
   });
 
+  it("hands a 429 to the request's owner and fails the attempt instead of retrying it", async () => {
+    srv.on('POST', '/api/single-use-link', f.rateLimit(2), f.json(200, { code: 'c', url: 'u' }));
+    const owned: RateLimitInfo[] = [];
+    const e = await failure(
+      client().request({
+        method: 'POST',
+        path: '/single-use-link',
+        body: {},
+        rateLimitOwner: (i) => {
+          owned.push(i);
+          return 1500;
+        },
+      }),
+    );
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).status).toBe(429);
+    expect(owned).toEqual([
+      { method: 'POST', path: '/single-use-link', retryAfterMs: 2000, attempt: 1 },
+    ]);
+    expect(srv.count()).toBe(1);
+    // --verbose says when the owner sends it again.
+    expect(logs[0]).toMatch(/-> 429 in \d+ ms \(attempt 1; retrying in 1\.5 s\)$/);
+    expect(logs).toHaveLength(1);
+  });
+
   it('retries a POST answered 429 (the server did not process it)', async () => {
     srv.on('POST', '/api/single-use-link', f.rateLimit(), f.json(200, { code: 'c', url: 'u' }));
     const res = await client().request({ method: 'POST', path: '/single-use-link', body: {} });

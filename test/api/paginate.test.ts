@@ -183,9 +183,9 @@ describe('paginate under 429', () => {
         await new Promise((r) => setTimeout(r, 5));
         if (page === 3 && !limited) {
           limited = true;
-          // What the client does on a 429: tell, then stop when its signal aborts.
+          // What the client does on a 429 with an owner: tell it, then fail with the 429.
           onRateLimit!({ method: 'GET', path: '/x', retryAfterMs: 10, attempt: 1 });
-          if (signal?.aborted) throw new Error('aborted by the limiter');
+          throw new ApiError('rate limited', { status: 429 });
         }
         const size = limit ?? 10;
         const items = Array.from({ length: size }, (_, i) => (page - 1) * size + i);

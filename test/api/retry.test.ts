@@ -112,6 +112,29 @@ describe('decideRetry: answers', () => {
     expect(decide(1, 'PATCH', answered(status, after))).toEqual(post);
   });
 
+  it('a 429 whose request has an owner (a bulk limiter) is never retried here', () => {
+    const owned = (status: number, after?: number) =>
+      decideRetry(1, 'POST', answered(status, after), {
+        policy,
+        timeoutsRetried: 0,
+        random: half,
+        rateLimitOwned: true,
+      });
+    expect(owned(429)).toEqual(NO);
+    expect(owned(429, 3000)).toEqual(NO);
+    // Beyond the cap: the error still says when to retry.
+    expect(owned(429, 20_001)).toEqual({ retry: false, tooLongMs: 20_001 });
+    // Only the 429 is handed over; the rest of the policy is unchanged.
+    expect(
+      decideRetry(1, 'GET', answered(503), {
+        policy,
+        timeoutsRetried: 0,
+        random: half,
+        rateLimitOwned: true,
+      }),
+    ).toEqual(RETRY_1);
+  });
+
   it('no retry after the last attempt, even for a 429', () => {
     expect(decide(4, 'GET', answered(429, 1000))).toEqual(NO);
     expect(decide(4, 'GET', answered(503))).toEqual(NO);

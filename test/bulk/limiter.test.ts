@@ -23,8 +23,8 @@ const info = (retryAfterMs?: number): RateLimitInfo => ({
 });
 
 /**
- * Attempts that end when the test says: ok, or a 429 the way the client reports one (the
- * onRateLimit callback, then the request's failure once its signal is aborted).
+ * Attempts that end when the test says: ok, or a 429 the way the client reports one to its
+ * owner (the onRateLimit callback, then the attempt's failure).
  */
 function scripted() {
   const running: Array<{ id: number; a: Attempt; ok: () => void; limit: (ms?: number) => void }> =

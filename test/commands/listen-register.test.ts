@@ -191,8 +191,7 @@ describe('sched webhooks listen --register', () => {
           ...own.env,
         });
         await until(
-          // "ready" at a line's start: the note above says "already".
-          () => /^ready/m.test(started.io.stderrText()) || started.exited() !== undefined,
+          () => /\bready;/.test(started.io.stderrText()) || started.exited() !== undefined,
           'the listener',
           started.io.stderrText,
         );

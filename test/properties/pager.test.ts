@@ -49,8 +49,8 @@ function server(s: Scenario): { fetch: FetchPage<number>; requests: () => number
     for (let i = 0; i < (s.delays[n % Math.max(1, s.delays.length)] ?? 0); i++) await turn();
     if ((limited.get(page) ?? 0) < (s.rateLimited[page - 1] ?? 0)) {
       limited.set(page, (limited.get(page) ?? 0) + 1);
-      // As the client reports a 429: the callback, then the request fails once its attempt
-      // signal is aborted (the limiter takes over the re-send).
+      // As the client reports a 429 to its owner: the callback, then the attempt fails with
+      // the 429 (the limiter takes over the re-send).
       onRateLimit?.({ method: 'GET', path: '/list', retryAfterMs: 0, attempt: 1 });
       if (signal?.aborted) throw new Interrupted();
       throw new ApiError('rate limited', { status: 429 });

@@ -3,7 +3,7 @@
 // parsed sorting reaches the server as exactly the pairs it names.
 import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
-import { parseSort } from '../../src/commands/types/list.js';
+import { parseSort } from '../../src/commands/types/inputs.js';
 import { encodeQuery } from '../../src/api/client.js';
 import { UsageError } from '../../src/errors.js';
 

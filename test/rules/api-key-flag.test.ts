@@ -24,6 +24,7 @@ describe('--api-key', () => {
     [['webhooks', 'add', '--url', 'https://example.com/h', '--api-key', 'sk_live_123']],
     [['auth', 'status', '--api-key', 'sk_live_123']],
     [['api', '/webhooks', '--api-key', 'sk_live_123']],
+    [['events', 'sample', 'meetingScheduled', '--api-key', 'sk_live_123']],
   ])('%j: exit 2, why, and where the key goes instead; nothing sent', async (argv) => {
     const before = srv.requests.length;
     const r = await runSched(argv, { env: env() });
@@ -38,13 +39,22 @@ describe('--api-key', () => {
     expect(srv.requests.length).toBe(before);
   });
 
-  it.each([
-    [['sandbox', '--api-key', '', '--port', '0']],
-    [['sandbox', 'book', 'abc', '--api-key', '']],
-  ])("the sandbox's own --api-key still reaches the sandbox command: %j", async (argv) => {
-    const r = await runSched(argv, { env: env() });
+  it("the sandbox's own --api-key still reaches the sandbox command", async () => {
+    const r = await runSched(['sandbox', '--api-key', '', '--port', '0'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: --api-key must not be empty\n');
+  });
+
+  it.each([
+    ['book', 'abc'],
+    ['cancel', 'abc'],
+    ['reschedule', 'abc', '--at', '2026-12-03T11:00:00Z'],
+  ])('sandbox %s takes its own --api-key (the key of the sandbox it talks to)', async (...argv) => {
+    const r = await runSched(['sandbox', ...argv, '--api-key', 'sandbox_test_key'], {
+      env: env(),
+    });
+    expect(r.stderr).not.toContain('--api-key is not an option');
+    expect(r.stderr).not.toContain('sandbox_test_key');
   });
 
   it('after --, it is an argument, not an option', async () => {

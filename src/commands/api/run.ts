@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Context } from '../../context.js';
-import type { ApiOptions } from './index.js';
+import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { isJsonText, relayoutJson } from '../../output/json-text.js';
+import { renderList, renderReceived } from '../../output/render.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { quote } from '../../text/quote.js';
 import { readAll } from '../../read-bytes.js';
@@ -42,8 +42,7 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
   if (o.paginate) return paginateAll(ctx, client, req, format === 'ndjson');
 
   const res = await client.requestRaw(req);
-  if (o.include) await ctx.io.out(statusAndHeaders(res));
-  await printBody(ctx, res.body);
+  await renderReceived(ctx.io, res.body, o.include ? statusAndHeaders(res) : undefined);
   if (res.alreadyGone) {
     ctx.io.err(
       `note: ${method} ${path} answered 404 after an earlier attempt that may have reached it: it is gone either way`,
@@ -81,21 +80,10 @@ async function readBody(ctx: Context, file: string): Promise<Buffer> {
   }
 }
 
-function statusAndHeaders(res: RawResponse): string {
+function statusAndHeaders(res: RawResponse): string[] {
   const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
   for (const [k, v] of Object.entries(res.headers)) lines.push(`${k}: ${v}`);
-  return lines.join('\n') + '\n\n';
-}
-
-/** The body as received; JSON laid out pretty on a terminal and compact in a pipe. */
-async function printBody(ctx: Context, body: Buffer): Promise<void> {
-  if (body.length === 0) return;
-  const text = body.toString('utf8');
-  if (isJsonText(text)) {
-    await ctx.io.out(relayoutJson(text, ctx.io.stdoutIsTTY ? 2 : 0) + '\n');
-  } else {
-    await ctx.io.out(text);
-  }
+  return lines;
 }
 
 /**
@@ -110,11 +98,10 @@ async function paginateAll(
 ): Promise<void> {
   const { paginate, parseEnvelope } = await import('../../api/paginate.js');
   const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
-  const { renderList } = await import('../../output/render.js');
   const paged = pagedPath(req.path);
   const what = `GET ${paged.path}`;
   const listing = paginate<unknown>(
-    async (page, limit, signal, onRateLimit) => {
+    async (page, limit, signal, rateLimitOwner) => {
       const query: Array<[string, string]> = [...paged.query, ['page', String(page)]];
       if (limit !== undefined) query.push(['limit', String(limit)]);
       const res = await client.requestRaw({
@@ -122,12 +109,12 @@ async function paginateAll(
         path: paged.path,
         query,
         signal,
-        onRateLimit,
+        rateLimitOwner,
         expectJson: true,
       });
       if (res.error) {
         // Nothing is printed yet when the first page fails: its body is the answer to show.
-        if (page === 1) await printBody(ctx, res.body);
+        if (page === 1) await renderReceived(ctx.io, res.body);
         throw res.error;
       }
       return parseEnvelope(res.json, what);

@@ -1,10 +1,6 @@
 import { DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
-import { ALL_FORMATS, command, flag, input, type InputOf, TEXT_OR_JSON } from '../define.js';
-
-export const loginInput = input({
-  options: [flag('--with-key', 'read the API key from stdin (for CI)')],
-});
-export type AuthLoginOptions = InputOf<typeof loginInput>;
+import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
+import { loginInput } from './inputs.js';
 
 export const auth = command({
   name: 'auth',

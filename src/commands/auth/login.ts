@@ -1,7 +1,7 @@
 // sched auth login [--with-key] — choose the base URL, take the key (masked prompt, or stdin
 // with --with-key), check it against the API, and store the profile only if it is accepted.
 import type { Context } from '../../context.js';
-import type { AuthLoginOptions } from './index.js';
+import type { AuthLoginOptions } from './inputs.js';
 import { normalizeBaseUrl } from '../../context.js';
 import {
   AuthError,

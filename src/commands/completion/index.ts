@@ -1,12 +1,5 @@
-import { arg, command, input, type InputOf } from '../define.js';
-
-export const printInput = input({ args: [arg('<shell>', 'bash, zsh or fish')] });
-export type CompletionOptions = InputOf<typeof printInput>;
-
-export const completeInput = input({
-  args: [arg('<kind>', 'profiles, meeting-types or webhooks')],
-});
-export type CompleteOptions = InputOf<typeof completeInput>;
+import { command } from '../define.js';
+import { printInput, completeInput } from './inputs.js';
 
 export const completion = command({
   name: 'completion',

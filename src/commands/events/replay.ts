@@ -4,7 +4,7 @@
 // passes as it did; or re-signed with --secret. The service has no resend API: a recording is
 // the only way to send a real delivery again. Every line is checked before anything is sent.
 import type { Context } from '../../context.js';
-import type { EventsReplayOptions } from './index.js';
+import type { EventsReplayOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
 import { postRaw } from '../../webhooks/http.js';
 import { secretFlag } from '../../webhooks/input.js';
@@ -19,6 +19,7 @@ import {
 import { forwardHeaders } from '../../webhooks/listen/forward.js';
 import { quote } from '../../text/quote.js';
 import { sanitizeCell } from '../../output/sanitize.js';
+import { renderJsonLine, renderText } from '../../output/render.js';
 import { masker } from '../../mask.js';
 
 interface Picked {
@@ -106,7 +107,7 @@ export async function run(ctx: Context, flags: EventsReplayOptions): Promise<voi
       ms: r.ms,
     };
     if (json) {
-      await ctx.io.out(JSON.stringify(what) + '\n');
+      await renderJsonLine(ctx.io, what);
       continue;
     }
     const name = sanitizeCell(`${delivery.event ?? '(no event)'} ${delivery.uuid ?? '(no uuid)'}`);
@@ -114,7 +115,7 @@ export async function run(ctx: Context, flags: EventsReplayOptions): Promise<voi
       ? `${r.status} ${sanitizeCell(mask(r.statusText)).trim()}`.trim() + ` in ${r.ms} ms`
       : `no answer: ${r.message}`;
     const c = ctx.io.color;
-    await ctx.io.out(`line ${line}  ${name}  ${ok ? c.green(answer) : c.red(answer)}\n`);
+    await renderText(ctx.io, `line ${line}  ${name}  ${ok ? c.green(answer) : c.red(answer)}\n`);
   }
   if (failed > 0) {
     throw new Failure(

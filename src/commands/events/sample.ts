@@ -2,17 +2,18 @@
 // (pretty on a terminal, compact when piped, so `> body.json` gives the bytes a service sends).
 // --override/--override-new change fields first (src/webhooks/override.ts).
 import type { Context } from '../../context.js';
-import type { EventsSampleOptions } from './index.js';
+import type { EventsSampleOptions } from './inputs.js';
 import { checkEventName } from '../../webhooks/event-names.js';
 import { sampleDelivery } from '../../webhooks/sample.js';
 import { overridesOf } from '../../webhooks/override.js';
+import { renderObject } from '../../output/render.js';
 import { overridden } from './payload.js';
 
 export async function run(ctx: Context, opts: EventsSampleOptions): Promise<void> {
   const event = checkEventName(opts.event);
   const overrides = overridesOf(opts);
   const sample = sampleDelivery(event);
-  const { payload, body } = overrides.length > 0 ? overridden(sample.payload, overrides) : sample;
-  const text = ctx.io.stdoutIsTTY ? JSON.stringify(payload, null, 2) : body.toString('utf8');
-  await ctx.io.out(text + '\n');
+  // Always JSON (the payload is the result): compact in a pipe, the very bytes sent.
+  const { payload } = overrides.length > 0 ? overridden(sample.payload, overrides) : sample;
+  await renderObject(ctx.io, payload, { format: 'json', columns: [] });
 }

@@ -2,7 +2,7 @@
 // (see src/webhooks/delivery.ts): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
-import type { EventsSendOptions } from './index.js';
+import type { EventsSendOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf } from '../../errors.js';
 import {
   DEFAULT_SERVICE_NAME,
@@ -19,6 +19,7 @@ import { masker, type Mask } from '../../mask.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { overridesOf } from '../../webhooks/override.js';
 import { editPayload, overridden, parsedPayload } from './payload.js';
+import { renderJsonLine, renderText } from '../../output/render.js';
 
 /**
  * Printable start of a receiver's answer: one line, control characters removed, and the
@@ -91,17 +92,15 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
       });
     }
     if (ctx.globals.output === 'json') {
-      await ctx.io.out(
-        JSON.stringify({
-          status: null,
-          ms: r.ms,
-          url: target,
-          event,
-          uuid,
-          signed,
-          error: r.message,
-        }) + '\n',
-      );
+      await renderJsonLine(ctx.io, {
+        status: null,
+        ms: r.ms,
+        url: target,
+        event,
+        uuid,
+        signed,
+        error: r.message,
+      });
     }
     throw new Failure(`no answer from ${target}: ${r.message}`, {
       hint: r.kind === 'timeout' ? 'raise the limit with --timeout <seconds>' : undefined,
@@ -112,24 +111,22 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   const mask = masker([secret]);
   const statusText = sanitizeCell(mask(r.statusText)).trim();
   if (ctx.globals.output === 'json') {
-    await ctx.io.out(
-      JSON.stringify({
-        status: r.status,
-        ms: r.ms,
-        url: target,
-        event,
-        uuid,
-        signed,
-        bytes: body.length,
-        response: mask(r.body.toString('utf8')),
-      }) + '\n',
-    );
+    await renderJsonLine(ctx.io, {
+      status: r.status,
+      ms: r.ms,
+      url: target,
+      event,
+      uuid,
+      signed,
+      bytes: body.length,
+      response: mask(r.body.toString('utf8')),
+    });
   } else {
     ctx.io.err(
       `sent ${event}${uuid ? ` ${uuid}` : ''} (${body.length} bytes, ${signed ? 'signed' : 'unsigned'}) to ${target}`,
     );
     const line = `${r.status} ${statusText}`.trim() + ` in ${r.ms} ms`;
-    await ctx.io.out((okStatus ? ctx.io.color.green(line) : ctx.io.color.red(line)) + '\n');
+    await renderText(ctx.io, (okStatus ? ctx.io.color.green(line) : ctx.io.color.red(line)) + '\n');
   }
   if (!okStatus) {
     const details: string[] = [];

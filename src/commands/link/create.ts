@@ -18,23 +18,16 @@
 // `-o table` asks for the table format: a table (meeting type, URL, code) on a terminal,
 // tab-separated rows otherwise.
 import type { Context } from '../../context.js';
-import { LARGE_BATCH, type LinkCreateOptions } from './index.js';
-import {
-  ExitCode,
-  fieldsOf,
-  Interrupted,
-  QuietExit,
-  NetworkError,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import { LARGE_BATCH, type LinkCreateOptions } from './inputs.js';
+import type { SchedError } from '../../errors.js';
+import { ExitCode, NetworkError, QuietExit, UsageError, asSchedError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import {
   pickMeetingType,
   resolveMeetingTypes,
@@ -88,10 +81,6 @@ async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
   for await (const m of minted) yield m.link.url;
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
   const { io, globals } = ctx;
   const { meetingType: args, count, concurrency } = opts;
@@ -137,7 +126,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
         warned = true;
         note(
           io.colorErr.yellow(
-            `The service is rate limiting (429): slowing down to ${plural(e.limit, 'request', 'requests')} at a time; every link is still created.`,
+            `The service is rate limiting (429): slowing down to ${plural(e.limit, 'request')} at a time; every link is still created.`,
           ),
         );
       }
@@ -155,11 +144,14 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     (i, stop) => {
       const type = types[Math.floor(i / count)]!;
       // The request gets no ctx.signal on purpose (see the note at the top): only `stop`,
-      // which ends the wait for a turn, and the limiter's own abort of a 429 retry.
+      // which ends the wait for a turn. The limiter owns its 429s (it sends them again).
       return limiter.run(
         async (a) => ({
           type,
-          link: await createSingleUseLink(client, type.uuid, a),
+          link: await createSingleUseLink(client, type.uuid, {
+            signal: a.signal,
+            rateLimitOwner: a.onRateLimit,
+          }),
         }),
         { signal: stop, priority: i },
       );
@@ -230,7 +222,7 @@ async function confirmLarge(
 /** One line on what the rate limiting did, for whoever wonders why it took longer. */
 function rateSummary(s: LimiterStats, max: number): string {
   return (
-    `Rate limited: ${plural(s.rateLimited, 'answer', 'answers')} 429, each request sent again; ` +
+    `Rate limited: ${plural(s.rateLimited, 'answer')} 429, each request sent again; ` +
     `requests in flight went down to ${s.minLimit} (from ${max}).`
   );
 }
@@ -241,7 +233,7 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
   // A POST whose answer was lost (reset, timeout) may have created a link nobody will see:
   // say so rather than claim it was not created.
   const lost = e instanceof NetworkError && e.outcomeUnknown;
-  const created = `created ${stop.succeeded} of ${plural(stop.total, 'link', 'links')}`;
+  const created = `created ${stop.succeeded} of ${plural(stop.total, 'link')}`;
   const rest = stop.total - stop.succeeded;
   let restLine: string[] = [];
   if (rest > 0 && lost) {
@@ -259,25 +251,18 @@ function stoppedError(stop: BoundedStop, ctx: Context): SchedError {
     ];
   }
   const shown = stop.succeeded > 0 ? ' (printed on stdout)' : '';
-  if (stop.aborted) {
-    return new Interrupted(`interrupted: ${created}${shown}`, {
-      details: restLine,
-      signal: signalOf(ctx.signal.reason),
-    });
-  }
-  const cause = asSchedError(e);
   // One link asked for: its own error says it all.
-  if (stop.total === 1) return cause;
-  // None created: the error as it is, and that nothing was made (or may have been).
-  const message =
-    stop.succeeded === 0 ? cause.message : `${created}${shown}, then: ${cause.message}`;
-  const more =
-    stop.succeeded > 0
-      ? restLine
-      : [lost ? restLine[0]! : `no links were created (${stop.total} asked for)`];
-  return new SchedError(message, cause.exitCode, {
-    ...fieldsOf(cause),
-    details: [...cause.details, ...more],
-    hint: cause.hint,
+  if (!stop.aborted && stop.total === 1) return asSchedError(e);
+  return partialStopError({
+    cause: e,
+    aborted: stop.aborted,
+    signalReason: ctx.signal.reason,
+    done: `${created}${shown}`,
+    // None created: the error as it is, and that nothing was made (or may have been).
+    failed: (message) => (stop.succeeded === 0 ? message : `${created}${shown}, then: ${message}`),
+    details:
+      stop.aborted || stop.succeeded > 0
+        ? restLine
+        : [lost ? restLine[0]! : `no links were created (${stop.total} asked for)`],
   });
 }

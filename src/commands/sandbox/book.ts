@@ -2,7 +2,7 @@
 // through a single-use link in a running sandbox, which spends the link and delivers
 // meetingScheduled to every subscribed webhook.
 import type { Context } from '../../context.js';
-import type { SandboxBookOptions } from './index.js';
+import type { SandboxBookOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
 import { DEFAULT_INVITEE } from '../../sandbox/meetings.js';

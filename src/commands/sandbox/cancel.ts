@@ -1,7 +1,7 @@
 // sched sandbox cancel <meeting-uuid>: cancels a meeting in a running sandbox, which delivers
 // meetingCancelled (with canceled_at and the cancellation) to every subscribed webhook.
 import type { Context } from '../../context.js';
-import type { SandboxCancelOptions } from './index.js';
+import type { SandboxCancelOptions } from './inputs.js';
 import { checkMeetingUuid, meetingAction } from './shared.js';
 
 export async function run(ctx: Context, opts: SandboxCancelOptions): Promise<void> {

@@ -2,7 +2,7 @@
 // deliveries a running sandbox keeps, with every attempt (readouts.ts).
 import type { Context } from '../../context.js';
 import { checkEventName } from '../../webhooks/event-names.js';
-import type { SandboxDeliveriesOptions } from './index.js';
+import type { SandboxDeliveriesOptions } from './inputs.js';
 import { deliveries } from './readouts.js';
 import { checkUuid } from './shared.js';
 

@@ -1,119 +1,15 @@
-import { InvalidArgumentError } from 'commander';
-import {
-  ALL_FORMATS,
-  arg,
-  command,
-  flag,
-  input,
-  type InputOf,
-  LOCAL_HOST,
-  portNumber,
-  TEXT_OR_JSON,
-  value,
-} from '../define.js';
+import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
-
-/** A parser for a flag taking a whole number from 0 to `max`. */
-function wholeNumber(flag: string, max: number): (value: string) => number {
-  return (value) => {
-    const v = value.trim();
-    if (!/^\d+$/.test(v) || Number(v) > max) {
-      throw new InvalidArgumentError(`${flag} must be a whole number from 0 to ${max}`);
-    }
-    return Number(v);
-  };
-}
-
-export const serveInput = input({
-  options: [
-    value('--port <n>', 'port to listen on (0 = any free port)', {
-      parse: portNumber,
-      default: DEFAULT_SANDBOX_PORT,
-    }),
-    value('--host <host>', 'address to listen on', { default: LOCAL_HOST }),
-    value('--api-key <key>', 'the API key the sandbox accepts (default: a fixed documented key)'),
-    flag(
-      '--insecure-default-key',
-      'with a --host other machines can reach: serve the public default key anyway',
-    ),
-    value('--state <file>', 'keep state in this JSON file across restarts'),
-    value('--service-name <name>', 'user-agent of deliveries', { default: 'SimplyMeet.me' }),
-    value(
-      '--public-url <url>',
-      'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)',
-    ),
-    value(
-      '--faults <file>',
-      'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})',
-    ),
-    value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
-      parse: wholeNumber('--seed', Number.MAX_SAFE_INTEGER),
-    }),
-    // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
-    value('--seed-types <n>', 'start with exactly <n> meeting types', {
-      parse: wholeNumber('--seed-types', 1_000_000),
-      hidden: true,
-    }),
-  ],
-});
-export type SandboxServeOptions = InputOf<typeof serveInput>;
-
-/**
- * The key book, cancel and reschedule send. The account's key (SCHED_API_KEY, the profile's)
- * goes only to the configured base URL; a sandbox anywhere else gets this key, else the
- * documented sandbox key.
- */
-const SANDBOX_KEY = value(
-  '--api-key <key>',
-  "the sandbox's key (default: the documented sandbox key; the account's key only goes to its base URL)",
-);
-
-export const bookInput = input({
-  args: [arg('<code-or-url>', 'the link code or its URL')],
-  options: [
-    SANDBOX_KEY,
-    value('--name <name>', 'invitee full name'),
-    value('--email <email>', 'invitee email'),
-    value(
-      '--at <iso-time>',
-      'start time: with an offset, or local to --timezone as on the booking page, e.g. 2026-12-03T11:00 (default: tomorrow 10:00 in the invitee time zone)',
-    ),
-    value('--timezone <tz>', 'invitee time zone, e.g. America/New_York (default: UTC)'),
-  ],
-});
-export type SandboxBookOptions = InputOf<typeof bookInput>;
-
-const MEETING_ARG = arg('<meeting-uuid>', 'the meeting UUID');
-
-export const cancelInput = input({
-  args: [MEETING_ARG],
-  options: [value('--reason <text>', 'cancellation reason'), SANDBOX_KEY],
-});
-export type SandboxCancelOptions = InputOf<typeof cancelInput>;
-
-export const rescheduleInput = input({
-  args: [MEETING_ARG],
-  options: [
-    value('--at <iso-time>', 'the new start time, ISO 8601', { required: true }),
-    SANDBOX_KEY,
-  ],
-});
-export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
+import {
+  bookInput,
+  cancelInput,
+  deliveriesInput,
+  meetingsInput,
+  rescheduleInput,
+  serveInput,
+} from './inputs.js';
 
 const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
-
-export const meetingsInput = input({ options: [SANDBOX_KEY] });
-export type SandboxMeetingsOptions = InputOf<typeof meetingsInput>;
-
-export const deliveriesInput = input({
-  options: [
-    SANDBOX_KEY,
-    value('--event <name>', 'only deliveries of this event, e.g. meetingScheduled'),
-    value('--webhook <uuid>', 'only deliveries to this webhook'),
-    value('--meeting <uuid>', 'only deliveries about this meeting'),
-  ],
-});
-export type SandboxDeliveriesOptions = InputOf<typeof deliveriesInput>;
 
 export const sandbox = command({
   name: 'sandbox',

@@ -3,7 +3,7 @@
 // and delivery log goes to stderr.
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
-import type { SandboxServeOptions } from './index.js';
+import type { SandboxServeOptions } from './inputs.js';
 import { Failure, UsageError, whenAborted } from '../../errors.js';
 import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
@@ -14,6 +14,7 @@ import { fileProblem } from '../../text/file-problem.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
+import { renderJsonLine, renderLines, renderText } from '../../output/render.js';
 
 function clock(): string {
   return new Date().toTimeString().slice(0, 8);
@@ -146,12 +147,17 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
 
   const info = { baseUrl: sb.baseUrl, publicUrl: sb.publicUrl, apiKey: sb.apiKey };
   if (ctx.globals.output === 'json') {
-    await io.out(JSON.stringify(info) + '\n');
+    await renderJsonLine(io, info);
   } else if (quiet) {
-    await io.out(sb.baseUrl + '\n');
+    await renderLines(io, [sb.baseUrl]);
   } else {
-    await io.out(
-      `Base URL:   ${sb.baseUrl}\nPublic URL: ${sb.publicUrl}\nConsole:    ${sb.consoleUrl}\nAPI key:    ${sb.apiKey}\n`,
+    await renderText(
+      io,
+      `Base URL:   ${sb.baseUrl}
+Public URL: ${sb.publicUrl}
+Console:    ${sb.consoleUrl}
+API key:    ${sb.apiKey}
+`,
     );
   }
   if (sb.loaded) {

@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
-import { renderObject, type Column } from '../../output/render.js';
+import { renderLines, renderObject, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
@@ -330,7 +330,7 @@ export async function printResult(
   if (globals.output === 'json') {
     await renderObject(io, result.meeting, { format: 'json', columns: [] });
   } else if (globals.quiet) {
-    await io.out(result.meeting.uuid + '\n');
+    await renderLines(io, [result.meeting.uuid]);
   } else {
     await renderObject(io, result, { format: globals.output, columns: COLUMNS });
   }

@@ -1,20 +1,5 @@
-import { command, input, value, webhookSecretOption, type InputOf, NO_CSV } from '../define.js';
-
-const SECRET = webhookSecretOption('the webhook secret', ', else a prompt');
-
-export const signInput = input({
-  options: [SECRET, value('--payload-file <file>', 'read the payload from this file')],
-});
-export type SigSignOptions = InputOf<typeof signInput>;
-
-export const verifyInput = input({
-  options: [
-    value('--signature <sig>', 'the webhook-signature header value', { required: true }),
-    SECRET,
-    value('--payload-file <file>', 'read the payload from this file (else stdin)'),
-  ],
-});
-export type SigVerifyOptions = InputOf<typeof verifyInput>;
+import { command, NO_CSV } from '../define.js';
+import { signInput, verifyInput } from './inputs.js';
 
 export const sig = command({
   name: 'sig',

@@ -2,7 +2,7 @@
 // constant time. Exit 0 + "valid", or exit 1 + "invalid" with the likely reason on stderr
 // (with --json: {"valid","reason"}, the reason null when valid).
 import type { Context } from '../../context.js';
-import type { SigVerifyOptions } from './index.js';
+import type { SigVerifyOptions } from './inputs.js';
 import { Failure, UsageError } from '../../errors.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
 import {
@@ -12,6 +12,7 @@ import {
   notDiagnosed,
   signaturesEqual,
 } from '../../webhooks/signature.js';
+import { renderJsonLine, renderLines } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> {
   const received = flags.signature;
@@ -30,9 +31,9 @@ export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> 
     const reason = valid
       ? null
       : likelyCause(reasons, { kept: signed.body !== undefined, bytes: signed.bytes });
-    await ctx.io.out(JSON.stringify({ valid, reason }) + '\n');
+    await renderJsonLine(ctx.io, { valid, reason });
   } else {
-    await ctx.io.out(valid ? 'valid\n' : 'invalid\n');
+    await renderLines(ctx.io, [valid ? 'valid' : 'invalid']);
   }
   if (valid) return;
 

@@ -1,12 +1,5 @@
-import { ALL_FORMATS, command, input, type InputOf, list, PAGE_OPTIONS } from '../define.js';
-
-export const listInput = input({
-  options: [
-    ...PAGE_OPTIONS,
-    list('--sort <field[:dir]>', 'sort by a field, asc or desc (repeatable), e.g. name:asc'),
-  ],
-});
-export type TypesListOptions = InputOf<typeof listInput>;
+import { ALL_FORMATS, command } from '../define.js';
+import { listInput } from './inputs.js';
 
 export const types = command({
   name: 'types',

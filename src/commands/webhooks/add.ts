@@ -7,7 +7,7 @@
 // Everything that can be checked locally is checked before any request.
 import { generateSecret } from '../../webhooks/secret.js';
 import type { Context } from '../../context.js';
-import type { WebhooksAddOptions } from './index.js';
+import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';

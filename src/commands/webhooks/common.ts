@@ -6,6 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import { EVENT_NAMES, isEventName, type Webhook } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
 import { sanitizeCell } from '../../output/sanitize.js';
+import { plural } from '../../text/plural.js';
 
 /**
  * Events as a table shows them: `all` for every one, else short names (`cancelled`), in the
@@ -128,7 +129,7 @@ export async function confirmDeletion(
   nothingDone: string,
 ): Promise<void> {
   const { io } = ctx;
-  const n = targets.length === 1 ? '1 webhook' : `${targets.length} webhooks`;
+  const n = plural(targets.length, 'webhook');
   io.err(`This deletes ${n} (${what}):`);
   for (const line of webhookLines(targets, io.columns)) io.err(line);
   const prompter = await ctx.prompter();

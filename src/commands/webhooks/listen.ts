@@ -15,7 +15,7 @@ import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../../context.js';
 import { jsonText } from '../../output/json-value.js';
-import type { WebhooksListenOptions } from './index.js';
+import type { WebhooksListenOptions } from './inputs.js';
 import { LOCAL_HOST } from '../define.js';
 import type { EventName } from '../../api/types.js';
 import { Failure, messageOf, QuietExit, UsageError, whenAborted } from '../../errors.js';
@@ -47,6 +47,7 @@ import {
 } from '../../webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
 import { answerNonDelivery, startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
+import { renderText } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   // Everything is checked before a port is opened or a request is made.
@@ -102,7 +103,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   const write = async (text: string) => {
     if (stdoutClosed) return;
     try {
-      await io.out(text);
+      await renderText(io, text);
     } catch (e) {
       if (e instanceof QuietExit) {
         stdoutClosed = true;

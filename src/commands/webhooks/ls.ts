@@ -1,6 +1,6 @@
 // sched webhooks ls [--page n] [--limit n] [--all]
 import type { Context } from '../../context.js';
-import type { WebhooksLsOptions } from './index.js';
+import type { WebhooksLsOptions } from './inputs.js';
 import { pageFlags, printListing } from '../listing.js';
 import { WEBHOOK_COLUMNS } from './common.js';
 

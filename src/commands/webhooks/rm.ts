@@ -7,23 +7,17 @@
 // A stop part-way (failure, Ctrl-C) still reports what was deleted, then the error; Ctrl-C
 // starts no new DELETE and lets those in flight finish.
 import type { Context } from '../../context.js';
-import type { WebhooksRmOptions } from './index.js';
-import {
-  fieldsOf,
-  Interrupted,
-  NotFoundError,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import type { WebhooksRmOptions } from './inputs.js';
+import type { SchedError } from '../../errors.js';
+import { Interrupted, NotFoundError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
-import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
+import { urlKey } from '../../webhooks/url.js';
 import { quietOutput } from '../listing.js';
-import { isUuid } from '../meeting-types.js';
 import { quote } from '../../text/quote.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import { allWebhooks, confirmDeletion, type ListedWebhook } from './common.js';
 
 const DELETE_CONCURRENCY = 4;
@@ -35,41 +29,20 @@ type Outcome = { uuid: string; deleted: true } | { uuid: string; deleted: false 
 
 const COLUMNS: readonly Column<{ uuid: string }>[] = [{ key: 'uuid', value: (d) => d.uuid }];
 
-function plural(n: number): string {
-  return n === 1 ? '1 webhook' : `${n} webhooks`;
-}
+const webhooks = (n: number) => plural(n, 'webhook');
 
-/** Validates the mode and the UUIDs before anything is sent. */
+/** The one way of choosing that the definition let through (rmInput's `target` group). */
 function chooseMode(
-  args: string[],
   flags: WebhooksRmOptions,
 ): { kind: 'uuids'; uuids: string[] } | { kind: 'url'; url: string } | { kind: 'all' } {
-  const modes = [args.length > 0, flags.url !== undefined, flags.all === true].filter(Boolean);
-  if (modes.length !== 1) {
-    throw new UsageError(
-      modes.length === 0
-        ? 'say which webhooks to delete: give their UUIDs, --url <url>, or --all'
-        : 'give webhook UUIDs, --url or --all, not more than one of them',
-      { hint: '`sched webhooks ls` shows the UUIDs and URLs' },
-    );
-  }
-  if (args.length > 0) {
-    const bad = args.filter((a) => !isUuid(a));
-    if (bad.length > 0) {
-      throw new UsageError(`not a webhook UUID: ${bad.map((b) => quote(b)).join(', ')}`, {
-        hint: '`sched webhooks ls` shows the UUIDs; to delete by address use --url <url>',
-      });
-    }
-    // The same UUID twice is one webhook: deleting it twice would report a false 404.
-    return { kind: 'uuids', uuids: [...new Set(args.map((a) => a.toLowerCase()))] };
-  }
-  if (flags.url !== undefined) return { kind: 'url', url: checkWebhookUrl(flags.url, '--url') };
+  if (flags.uuid.length > 0) return { kind: 'uuids', uuids: flags.uuid };
+  if (flags.url !== undefined) return { kind: 'url', url: flags.url };
   return { kind: 'all' };
 }
 
 export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
   const { io, globals } = ctx;
-  const mode = chooseMode(flags.uuid, flags);
+  const mode = chooseMode(flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
     const why = globals.input
@@ -178,16 +151,16 @@ async function deleteAll(
 
   if (missing.length > 0 && !explicit) {
     // Listed a moment ago, gone now: someone else deleted it; the goal is met all the same.
-    io.err(`${plural(missing.length)} had already been deleted: ${missing.join(', ')}`);
+    io.err(`${webhooks(missing.length)} had already been deleted: ${missing.join(', ')}`);
   }
   if (stop) throw stoppedError(stop, deleted.length, ctx);
   if (globals.output === 'table' && !quietOutput(ctx) && io.stderrIsTTY && deleted.length > 0) {
-    io.err(io.colorErr.green(`Deleted ${plural(deleted.length)}.`));
+    io.err(io.colorErr.green(`Deleted ${webhooks(deleted.length)}.`));
   }
   if (missing.length > 0 && explicit) {
     throw new NotFoundError(
       `no webhook with UUID ${missing.join(', ')}` +
-        (deleted.length > 0 ? ` (the other ${plural(deleted.length)} were deleted)` : ''),
+        (deleted.length > 0 ? ` (the other ${webhooks(deleted.length)} were deleted)` : ''),
       { hint: '`sched webhooks ls` shows the UUIDs' },
     );
   }
@@ -198,19 +171,12 @@ async function printDeleted(ctx: Context, deleted: string[]): Promise<void> {
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {
-  const done = `deleted ${deleted} of ${plural(stop.total)}${deleted > 0 ? ' (listed on stdout)' : ''}`;
   const rest = stop.total - stop.succeeded;
-  const details = rest > 0 ? [`${plural(rest)} not deleted`] : [];
-  if (stop.aborted || stop.error instanceof Interrupted) {
-    return new Interrupted(`interrupted: ${done}`, {
-      details,
-      signal: signalOf(ctx.signal.reason),
-    });
-  }
-  const e = asSchedError(stop.error);
-  return new SchedError(`${done}, then: ${e.message}`, e.exitCode, {
-    ...fieldsOf(e),
-    details: [...e.details, ...details],
-    hint: e.hint,
+  return partialStopError({
+    cause: stop.error,
+    aborted: stop.aborted || stop.error instanceof Interrupted,
+    signalReason: ctx.signal.reason,
+    done: `deleted ${deleted} of ${webhooks(stop.total)}${deleted > 0 ? ' (listed on stdout)' : ''}`,
+    details: rest > 0 ? [`${webhooks(rest)} not deleted`] : [],
   });
 }

@@ -5,22 +5,14 @@
 // so no secret is ever printed: webhook objects carry "secret": null and every line written
 // here passes through a redactor holding the file's secrets, as a last guard.
 import type { Context } from '../../context.js';
-import type { WebhooksSyncOptions } from './index.js';
+import type { WebhooksSyncOptions } from './inputs.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
 import { adaptivePageLimiter } from '../../bulk/page-walk.js';
 import { MAX_HELD_ITEMS } from '../../api/paginate.js';
 import type { Webhook } from '../../api/types.js';
-import {
-  ExitCode,
-  fieldsOf,
-  Interrupted,
-  NetworkError,
-  SchedError,
-  UsageError,
-  signalOf,
-  asSchedError,
-} from '../../errors.js';
+import type { SchedError } from '../../errors.js';
+import { Interrupted, NetworkError, UsageError } from '../../errors.js';
 import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
 import { validateSyncDocument } from '../../webhooks/sync/validate.js';
@@ -40,38 +32,24 @@ import {
   plannedResult,
   resultFromDone,
   resultRecords,
+  type ResultRecord,
   stoppedDetails,
   summaryLine,
   type PlannedResult,
 } from '../../webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
-import { csvRecord } from '../../output/csv.js';
-import { jsonText } from '../../output/json-value.js';
+import {
+  redactedOutput,
+  renderLines,
+  renderList,
+  renderObject,
+  type Column,
+} from '../../output/render.js';
+import { plural } from '../../text/plural.js';
+import { partialStopError } from '../stopped.js';
 import { shellWord } from '../../text/quote.js';
-import { sanitizeCsvField } from '../../output/sanitize.js';
 
-interface SyncFlags {
-  file: string;
-  prune: boolean;
-  dryRun: boolean;
-  yes: boolean;
-}
-
-function readFlags(flags: WebhooksSyncOptions): SyncFlags {
-  const file = flags.file;
-  if (typeof file !== 'string' || file.trim() === '') {
-    throw new UsageError('--file needs a path (or - for stdin)');
-  }
-  return {
-    file,
-    prune: flags.prune === true,
-    dryRun: flags.dryRun === true,
-    yes: flags.yes === true,
-  };
-}
-
-export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<void> {
-  const flags = readFlags(rawFlags);
+export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<void> {
   const { io } = ctx;
   const quiet = ctx.globals.quiet;
 
@@ -89,7 +67,9 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
       hint: 'nothing was sent; the file must be JSON or YAML: {"webhooks":[{"url","events","secretEnv"}]}',
     });
   }
-  const validation = validateSyncDocument(parsed.value, ctx.env, { needSecrets: !flags.dryRun });
+  const validation = validateSyncDocument(parsed.value, ctx.env, {
+    needSecrets: flags.dryRun !== true,
+  });
   // Every secret of the file masked in every line printed, as a last guard (a dry run may have none).
   io.addSecrets(validation.entries.map((e) => e.secret));
   const redact = masker(validation.entries.map((e) => e.secret));
@@ -99,7 +79,7 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   if (validation.problems.length > 0) {
     const n = validation.problems.length;
     const unset = validation.unsetSecretEnv;
-    throw new UsageError(`${name} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, {
+    throw new UsageError(`${name} has ${plural(n, 'problem')}; nothing was sent`, {
       details: validation.problems,
       hint:
         unset.length > 0
@@ -121,7 +101,7 @@ export async function run(ctx: Context, rawFlags: WebhooksSyncOptions): Promise<
   // 2. What exists, and the plan.
   const api = await ctx.api();
   const current = await listAllWebhooks(api, ctx.signal, warn);
-  const plan = planSync(entries, current, { prune: flags.prune });
+  const plan = planSync(entries, current, { prune: flags.prune === true });
   const everything = deletesEverything(plan);
   if (everything) {
     warn(
@@ -212,7 +192,7 @@ function printPlan(
 ): void {
   const c = ctx.io.colorErr;
   const n = countPlan(plan);
-  const on = `${plan.currentCount} webhook${plan.currentCount === 1 ? '' : 's'} on the server`;
+  const on = `${plural(plan.currentCount, 'webhook')} on the server`;
   say(c.bold(`Plan for ${name} (${entryCount} in the file, ${on}):`));
   if (plan.items.length === 0) say('  (nothing in the file and nothing on the server)');
   for (const line of planLines(plan, c)) say(`  ${line}`);
@@ -226,10 +206,17 @@ function printPlan(
 function sendingLine(ctx: Context, plan: Plan): string {
   const n = countPlan(plan);
   const requests = n.create + n.replace * 2 + n.delete;
-  return ctx.io.colorErr.dim(
-    `Sending ${requests} request${requests === 1 ? '' : 's'}, one at a time:`,
-  );
+  return ctx.io.colorErr.dim(`Sending ${plural(requests, 'request')}, one at a time:`);
 }
+
+/** -o csv: one row per webhook of the result (events space-separated, as sync files have them). */
+const CSV_COLUMNS: readonly Column<ResultRecord>[] = [
+  { key: 'action', value: (r) => r.action },
+  { key: 'uuid', value: (r) => r.uuid },
+  { key: 'url', value: (r) => r.url },
+  { key: 'events', value: (r) => r.events.join(' ') },
+  { key: 'replaces', value: (r) => r.old },
+];
 
 async function printResult(
   ctx: Context,
@@ -238,45 +225,32 @@ async function printResult(
   result: SyncResult | PlannedResult,
   opts: { incomplete: boolean },
 ): Promise<void> {
-  const { io } = ctx;
+  const out = redactedOutput(ctx.io, redact);
   const dryRun = 'dryRun' in result;
   switch (ctx.globals.output) {
     case 'json': {
       const body = opts.incomplete ? { ...result, incomplete: true } : result;
-      const textOut = jsonText(body, io.stdoutIsTTY ? 2 : 0);
-      await io.out(redact(textOut) + '\n');
+      await renderObject(out, body, { format: 'json', columns: [] });
       return;
     }
     case 'ndjson': {
-      for (const r of resultRecords(plan, result)) {
-        const line = {
-          action: r.action,
-          ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
-          ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
-          ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
-          ...(dryRun ? { dryRun: true } : {}),
-        };
-        await io.out(redact(jsonText(line)) + '\n');
-      }
+      const lines = resultRecords(plan, result).map((r) => ({
+        action: r.action,
+        ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
+        ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
+        ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
+        ...(dryRun ? { dryRun: true } : {}),
+      }));
+      await renderList(out, lines, { format: 'ndjson', columns: [] });
       return;
     }
-    case 'csv': {
-      const rows = [csvRecord(['action', 'uuid', 'url', 'events', 'replaces'])];
-      for (const r of resultRecords(plan, result)) {
-        rows.push(
-          csvRecord(
-            [r.action, r.uuid ?? '', r.url, r.events.join(' '), r.old ?? ''].map(sanitizeCsvField),
-          ),
-        );
-      }
-      await io.out(redact(rows.join('')));
+    case 'csv':
+      await renderList(out, resultRecords(plan, result), { format: 'csv', columns: CSV_COLUMNS });
       return;
-    }
-    case 'table': {
+    case 'table':
       if (opts.incomplete) return; // the error's details say what was done
-      await io.out(summaryLine(countsOf(result), dryRun) + '\n');
+      await renderLines(out, [summaryLine(countsOf(result), dryRun)]);
       return;
-    }
   }
 }
 
@@ -284,7 +258,7 @@ async function printResult(
 function stoppedError(
   ctx: Context,
   stopped: SyncStopped,
-  flags: SyncFlags,
+  flags: WebhooksSyncOptions,
   redact: (s: string) => string,
 ): SchedError {
   const cause = stopped.error;
@@ -296,17 +270,16 @@ function stoppedError(
   const rerun = `sched webhooks sync --file ${shellWord(flags.file)}${flags.prune ? ' --prune' : ''}`;
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
-  if (aborted) {
-    const signal = signalOf(ctx.signal.reason);
-    return new Interrupted('interrupted: sync stopped part-way', { details, hint, signal });
-  }
-  const what = stopped.failed ? describeFailed(stopped.failed) : 'sync';
-  const e = asSchedError(cause);
-  return new SchedError(redact(`${what} failed: ${e.message}`), e.exitCode, {
-    ...fieldsOf(e),
-    details: [...e.details.map(redact), ...details],
-    // A rejected key's hint (what to change) says more than "run it again".
-    hint: e.exitCode === ExitCode.auth && e.hint ? e.hint : hint,
+  return partialStopError({
+    cause,
+    aborted,
+    signalReason: ctx.signal.reason,
+    done: 'sync stopped part-way',
+    failed: (message) =>
+      `${stopped.failed ? describeFailed(stopped.failed) : 'sync'} failed: ${message}`,
+    details,
+    hint,
+    redact,
   });
 }
 

@@ -1,0 +1,30 @@
+// The arguments and options of every `sched link` verb, declared once (see ../define.ts):
+// index.ts registers them, and each verb's run() takes its type from here.
+import { arg, flag, input, type InputOf, positiveInt, value } from '../define.js';
+
+/** More links than this in one run is asked about first on a terminal (an extra zero typed). */
+export const LARGE_BATCH = 1000;
+
+export const createInput = input({
+  args: [
+    arg(
+      '[meeting-type...]',
+      'meeting types: UUID, slug, or name as people see it ("Intro call"; case ignored)',
+    ),
+  ],
+  options: [
+    value('--count <n>', 'links per meeting type', {
+      parse: positiveInt('--count', 100000),
+      default: 1,
+    }),
+    value('--concurrency <n>', 'requests in flight at once', {
+      parse: positiveInt('--concurrency', 64),
+      default: 8,
+    }),
+    flag(
+      '-y, --yes',
+      `do not ask before more than ${LARGE_BATCH.toLocaleString('en')} links (asked only on a terminal)`,
+    ),
+  ],
+});
+export type LinkCreateOptions = InputOf<typeof createInput>;

@@ -1,0 +1,57 @@
+// The layer rules of eslint.config.js (ARCHITECTURE.md) fail the lint on a planted violation:
+// each lower folder importing what it must not, through ESLint itself as `npm run lint` runs
+// it. An allowed import in the same place passes, so the rule is not just failing everything.
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((m) => m.ruleId ?? m.message);
+}
+
+describe('layer rules', () => {
+  const violations: Array<[file: string, code: string]> = [
+    ['src/api/planted.ts', "import { run } from '../commands/types/list.js';"],
+    ['src/api/planted.ts', "import type { IO } from '../output/render.js';"],
+    ['src/api/planted.ts', "export { program } from '../cli.js';"],
+    ['src/output/planted.ts', "import type { ApiClient } from '../api/client.js';"],
+    ['src/output/planted.ts', "import type { Context } from '../commands/define.js';"],
+    ['src/webhooks/sync/planted.ts', "import { run } from '../../commands/webhooks/sync.js';"],
+    ['src/webhooks/planted.ts', "import { program } from '../cli.js';"],
+    ['src/sandbox/planted.ts', "import { createApiClient } from '../api/client.js';"],
+    ['src/sandbox/planted.ts', "import { webhooks } from '../api/endpoints.js';"],
+    ['src/sandbox/planted.ts', "import { api } from '../commands/api/index.js';"],
+    ['src/bulk/planted.ts', "import { renderList } from '../output/render.js';"],
+    ['src/config/planted.ts', "import { auth } from '../commands/auth/index.js';"],
+  ];
+  it.each(violations)('%s: %s fails the lint', async (file, code) => {
+    expect(await ruleIds(file, `${code}\nexport const planted = 1;\n`)).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  const allowed: Array<[file: string, code: string]> = [
+    ['src/sandbox/planted.ts', "import type { Webhook } from '../api/types.js';"],
+    ['src/webhooks/planted.ts', "import type { Webhook } from '../api/types.js';"],
+    ['src/commands/planted.ts', "import { createApiClient } from '../api/client.js';"],
+    ['src/api/planted.ts', "import { ApiError } from '../errors.js';"],
+  ];
+  it.each(allowed)('%s: %s passes', async (file, code) => {
+    expect(
+      await ruleIds(file, `${code}\nexport const planted = [${code.match(/\{ (\w+) \}/)![1]}];\n`),
+    ).toEqual([]);
+  });
+});
+
+describe('results only through the renderer', () => {
+  it('a command writing to stdout itself fails the lint', async () => {
+    const code =
+      'export async function run(ctx: { io: { out(s: string): Promise<void> } }) {\n  await ctx.io.out("x\\n");\n}\n';
+    expect(await ruleIds('src/commands/x/planted.ts', code)).toContain('no-restricted-syntax');
+    expect(await ruleIds('src/output/planted.ts', code)).toEqual([]);
+  });
+});
