@@ -47,7 +47,7 @@ export const events = command({
         '# Your app on port 4021 (here a second listener stands in for it):',
         'sched webhooks listen --port 4021 > app.txt & sleep 1',
         'sched webhooks listen --port 4020 --record deliveries.ndjson --forward-to http://127.0.0.1:4021/hook --count 1 & sleep 1',
-        'sched events send meetingScheduled --to http://127.0.0.1:4020/hook --secret my-webhook-secret',
+        'SCHED_WEBHOOK_SECRET=my-webhook-secret sched events send meetingScheduled --to http://127.0.0.1:4020/hook',
         'sleep 1',
         'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --last 1',
         'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --uuid "$(jq -r .body deliveries.ndjson | jq -r .uuid)"',
