@@ -259,7 +259,8 @@ describe.skipIf(!HAVE_BROWSER)('the console off loopback', () => {
         await page.getByLabel('API key').fill('not-the-default');
         await page.getByRole('button', { name: 'Open the console' }).click();
         await expect.poll(() => page.locator('#conn').textContent()).toBe('live');
-        expect(await page.locator('#types-body').textContent()).toContain('Intro call');
+        // The types load beside the live log: wait for them as a person would.
+        await expect.poll(() => page.locator('#types-body').textContent()).toContain('Intro call');
       });
     } finally {
       await page.close();
