@@ -14,18 +14,18 @@ const layer = (files, group, message) => ({
 export const LAYERS = [
   layer(
     ['src/api/**/*.ts'],
-    [...UPWARD, '**/output/**', '**/bulk/**', '**/sandbox/**', '**/webhooks/**', '**/context.js'],
+    [...UPWARD, '**/output/**', '**/bulk/**', '**/sandbox/**', '**/domain/**', '**/context.js'],
     'api/ is the HTTP client: it knows nothing of commands, output, bulk jobs or the sandbox.',
   ),
   layer(
     ['src/output/**/*.ts'],
-    [...UPWARD, '**/api/**', '**/bulk/**', '**/sandbox/**', '**/webhooks/**'],
+    [...UPWARD, '**/api/**', '**/bulk/**', '**/sandbox/**', '**/domain/**'],
     'output/ renders values: it knows nothing of commands or HTTP.',
   ),
   layer(
-    ['src/webhooks/**/*.ts'],
+    ['src/domain/**/*.ts'],
     [...UPWARD, '**/sandbox/**', '**/bulk/**'],
-    'webhooks/ is the domain of deliveries and sync: commands use it, never the reverse.',
+    'domain/webhooks/ is the domain of deliveries and sync: commands use it, never the reverse.',
   ),
   layer(
     ['src/sandbox/**/*.ts'],

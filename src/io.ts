@@ -2,7 +2,7 @@
 // every command runs in-process in tests with buffers and chosen TTY flags.
 //
 // It is also the one gate between text from outside and the terminal: everything written
-// through out/err/errRaw passes sanitizeTerminal (src/output/sanitize.ts), whatever the
+// through out/err/errRaw passes sanitizeTerminal (src/text/sanitize.ts), whatever the
 // format, once every secret the command knows (addSecrets) is masked. JSON stays exact (what
 // cannot pass is written as \uXXXX inside its strings); human text loses escape sequences and
 // control characters; each err() call stays one line.
@@ -11,7 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { QuietExit } from './errors.js';
 import { masker, type Mask } from './mask.js';
-import { sanitizeTerminal } from './output/sanitize.js';
+import { sanitizeTerminal } from './text/sanitize.js';
 
 export interface IO {
   readonly stdin: Readable;

@@ -2,7 +2,7 @@
 // Loaded lazily: only commands that really ask something pay for it.
 import type { IO } from './io.js';
 import { Interrupted } from './errors.js';
-import { sanitizeCell } from './output/sanitize.js';
+import { sanitizeCell } from './text/sanitize.js';
 
 export interface Choice<T> {
   name: string;

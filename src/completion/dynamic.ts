@@ -3,7 +3,7 @@
 // It runs under a shell's TAB key, so it never prints an error and never outlives
 // --timeout (the scripts pass 2 seconds): any failure or delay simply means no candidates.
 import type { ApiClient } from '../api/client.js';
-import { removeInvisible } from '../output/sanitize.js';
+import { removeInvisible } from '../text/sanitize.js';
 import type { Context } from '../context.js';
 import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
 import { renderText } from '../output/render.js';

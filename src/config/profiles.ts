@@ -20,7 +20,7 @@ import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
 import { schedDir } from '../platform-dirs.js';
 import { quote } from '../text/quote.js';
-import { DEFAULT_SANDBOX_BASE_URL } from '../sandbox/constants.js';
+import { DEFAULT_SANDBOX_BASE_URL } from '../defaults.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
 import { checkConfigTrust, checkConfigWritable } from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';

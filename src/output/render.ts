@@ -20,7 +20,7 @@ import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
 import { csvRecord } from './csv.js';
 import { isJsonText, relayoutJson } from './json-text.js';
-import { sanitizeCell, sanitizeCsvField } from './sanitize.js';
+import { sanitizeCell, sanitizeCsvField } from '../text/sanitize.js';
 
 export type CellValue = string | number | boolean | null | undefined | readonly (string | number)[];
 

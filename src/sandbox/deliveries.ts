@@ -5,8 +5,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { EventName, Meeting } from '../api/types.js';
-import { buildDeliveryBody, deliveryHeaders } from '../webhooks/delivery.js';
-import { SIGNATURE_HEADER } from '../webhooks/signature.js';
+import { buildDeliveryBody, deliveryHeaders } from '../domain/webhooks/delivery.js';
+import { SIGNATURE_HEADER } from '../domain/webhooks/signature.js';
 import { describeFault, type Faults } from './faults.js';
 import type { SandboxLogEvent } from './log.js';
 import type { SandboxRandom } from './random.js';

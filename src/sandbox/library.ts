@@ -25,7 +25,7 @@ import {
 export type { EventName, Meeting, SandboxLogEvent, DeliveryRecord };
 export type { ApiFault, ApiFaultSpec, DeliveryFault, DeliveryFaultSpec, Fault, FaultsSpec };
 export { StateFileError } from './state.js';
-export { DEFAULT_SANDBOX_API_KEY } from './constants.js';
+export { DEFAULT_SANDBOX_API_KEY } from '../defaults.js';
 
 export interface StartSandboxOptions {
   /** Port to listen on; default 0, any free port (read it back from `baseUrl` or `port`). */

@@ -1,14 +1,14 @@
 // What happens on the service behind the API: an invitee books a single-use link (a meeting
 // is created and the link is spent), a meeting is cancelled or rescheduled — and each of these
 // is delivered to every webhook subscribed to the event. The meeting object itself is built by
-// src/webhooks/meeting.ts, the same code `sched events sample` uses.
+// src/domain/webhooks/meeting.ts, the same code `sched events sample` uses.
 import type { ActionResult, EventName, Meeting } from '../api/types.js';
 import {
   assertTimeZone,
   buildMeeting,
   cancelMeeting,
   rescheduleMeeting,
-} from '../webhooks/meeting.js';
+} from '../domain/webhooks/meeting.js';
 import { freshUuid } from './api.js';
 import type { SandboxCore } from './core.js';
 import type { DeliveryRecord } from './deliveries.js';

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api.js';
-import { DEFAULT_SERVICE_NAME } from '../webhooks/delivery.js';
-import { DEFAULT_SANDBOX_API_KEY } from './constants.js';
+import { DEFAULT_SERVICE_NAME } from '../domain/webhooks/delivery.js';
+import { DEFAULT_SANDBOX_API_KEY } from '../defaults.js';
 import type { SandboxCore } from './core.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Deliveries } from './deliveries.js';
 import { isLoopback } from '../api/url.js';

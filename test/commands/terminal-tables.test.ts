@@ -3,7 +3,7 @@
 // no line is wider than the terminal — while TSV, CSV and JSON stay exactly the API's values.
 import { describe, expect, it } from 'vitest';
 import type { RunOptions } from '../helpers/run.js';
-import { lines, useSandbox } from './core-harness.js';
+import { lines, useSandbox } from '../helpers/command-harness.js';
 
 const h = useSandbox();
 const term = (columns: number): RunOptions => ({ tty: true, columns, env: { NO_COLOR: '1' } });

@@ -66,7 +66,7 @@ function commandPaths(code: string): string[] {
 /** Commands shown outside runnable blocks, and the tests that run them instead. */
 const COVERED_ELSEWHERE: Record<string, string> = {
   sandbox: 'test/e2e/sandbox.test.ts',
-  'auth login': 'test/commands/auth.test.ts',
+  'auth login': 'test/commands/auth/auth.test.ts',
   completion: 'test/completion/shells.test.ts',
   help: 'test/cli.test.ts',
 };

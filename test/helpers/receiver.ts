@@ -1,8 +1,8 @@
 // A tiny recording webhook receiver for tests: keeps the exact bytes and headers of each request
 // as they arrived, and answers as it is told to (a queue of statuses, a fixed answer, or never).
-// It runs on the receiver `sched webhooks listen` uses (src/webhooks/listen/receiver.ts).
+// It runs on the receiver `sched webhooks listen` uses (src/domain/webhooks/listen/receiver.ts).
 import type { IncomingHttpHeaders } from 'node:http';
-import { startReceiver as startBodyReceiver } from '../../src/webhooks/listen/receiver.js';
+import { startReceiver as startBodyReceiver } from '../../src/domain/webhooks/listen/receiver.js';
 
 export interface Received {
   method: string;

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandboxServer } from '../../src/sandbox/index.js';
-import { startReceiver } from '../../src/webhooks/listen/receiver.js';
+import { startReceiver } from '../../src/domain/webhooks/listen/receiver.js';
 
 const CAP = 100;
 const TIMEOUT_MS = 50;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
 import { csvRecord, CSV_EOL } from '../../src/output/csv.js';
 import { renderList, type Column } from '../../src/output/render.js';
-import { sanitizeCsvField } from '../../src/output/sanitize.js';
+import { sanitizeCsvField } from '../../src/text/sanitize.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 
 /**

@@ -1,8 +1,8 @@
-// The terminal sanitiser (src/output/sanitize.ts) on any string: no C0 or C1 control, no
+// The terminal sanitiser (src/text/sanitize.ts) on any string: no C0 or C1 control, no
 // escape and no bidi override survives; printable text comes through unchanged.
 import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
-import { sanitizeCell, sanitizeCsvField } from '../../src/output/sanitize.js';
+import { sanitizeCell, sanitizeCsvField } from '../../src/text/sanitize.js';
 
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
 const C1 = Array.from({ length: 0x21 }, (_, i) => String.fromCharCode(0x7f + i)); // DEL + C1

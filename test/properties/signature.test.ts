@@ -1,4 +1,4 @@
-// Webhook signatures (src/webhooks/signature.ts) on any secret and payload: sign then verify is
+// Webhook signatures (src/domain/webhooks/signature.ts) on any secret and payload: sign then verify is
 // valid; any one changed bit of the payload or the secret, or any one changed character of
 // the signature, is invalid; the diagnosis never blames a valid pair and names the mistake
 // that was made.
@@ -9,7 +9,7 @@ import {
   signPayload,
   signStream,
   verifySignature,
-} from '../../src/webhooks/signature.js';
+} from '../../src/domain/webhooks/signature.js';
 
 const secret = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),

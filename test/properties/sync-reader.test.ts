@@ -1,11 +1,11 @@
-// The sync file reader (src/webhooks/sync/parse.ts, validate.ts) on any input: JSON or YAML,
+// The sync file reader (src/domain/webhooks/sync/parse.ts, validate.ts) on any input: JSON or YAML,
 // valid or not, it either validates or names every problem, each by its place in the file —
 // and never throws.
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { fc } from '../helpers/fc.js';
-import { parseSyncText } from '../../src/webhooks/sync/parse.js';
-import { validateSyncDocument } from '../../src/webhooks/sync/validate.js';
+import { parseSyncText } from '../../src/domain/webhooks/sync/parse.js';
+import { validateSyncDocument } from '../../src/domain/webhooks/sync/validate.js';
 import { EVENT_NAMES } from '../../src/api/types.js';
 
 const ENV = { HOOK_SECRET: 's3cr3t', EMPTY_SECRET: '' };

@@ -1,10 +1,10 @@
-// The webhook URL rule (src/webhooks/url.ts, as `webhooks add --url` applies it) on any input: it accepts exactly
+// The webhook URL rule (src/domain/webhooks/url.ts, as `webhooks add --url` applies it) on any input: it accepts exactly
 // the absolute http(s) URLs with a host, no white space, no credentials and at most 2048
 // characters — returned as given — and refuses everything else with one usage error that
 // never repeats a password.
 import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
-import { checkWebhookUrl, MAX_WEBHOOK_URL } from '../../src/webhooks/url.js';
+import { checkWebhookUrl, MAX_WEBHOOK_URL } from '../../src/domain/webhooks/url.js';
 import { UsageError } from '../../src/errors.js';
 
 /** The rule restated independently: what a URL must be. */

@@ -15,7 +15,7 @@ import {
   type FaultServer,
 } from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/domain/webhooks/signature.js';
 import { DEFAULT_SANDBOX_API_KEY } from '../../src/sandbox/index.js';
 import { useFastRetries } from './fast-retry.js';
 import {

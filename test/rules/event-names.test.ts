@@ -1,4 +1,4 @@
-// One rule for an event name (src/webhooks/event-names.ts), one table over every command that
+// One rule for an event name (src/domain/webhooks/event-names.ts), one table over every command that
 // takes one: `webhooks add --event`, `webhooks listen --register --event`, the events of a
 // `webhooks sync` file, `events sample <event>` and `events send <event>`, in-process. Each must
 // accept the same names (case forgiven, sent in the API's spelling) and refuse the same ones
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { canonicalEventName, eventNameProblem } from '../../src/webhooks/event-names.js';
+import { canonicalEventName, eventNameProblem } from '../../src/domain/webhooks/event-names.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { runSched } from '../helpers/run.js';

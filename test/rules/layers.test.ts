@@ -20,8 +20,13 @@ describe('layer rules', () => {
     ['src/api/planted.ts', "export { program } from '../cli.js';"],
     ['src/output/planted.ts', "import type { ApiClient } from '../api/client.js';"],
     ['src/output/planted.ts', "import type { Context } from '../commands/define.js';"],
-    ['src/webhooks/sync/planted.ts', "import { run } from '../../commands/webhooks/sync.js';"],
-    ['src/webhooks/planted.ts', "import { program } from '../cli.js';"],
+    ['src/api/planted.ts', "import { checkWebhookUrl } from '../domain/webhooks/url.js';"],
+    [
+      'src/domain/webhooks/sync/planted.ts',
+      "import { run } from '../../../commands/webhooks/sync.js';",
+    ],
+    ['src/domain/webhooks/planted.ts', "import { program } from '../../cli.js';"],
+    ['src/domain/webhooks/planted.ts', "import { startSandbox } from '../../sandbox/index.js';"],
     ['src/sandbox/planted.ts', "import { createApiClient } from '../api/client.js';"],
     ['src/sandbox/planted.ts', "import { webhooks } from '../api/endpoints.js';"],
     ['src/sandbox/planted.ts', "import { api } from '../commands/api/index.js';"],
@@ -36,7 +41,7 @@ describe('layer rules', () => {
 
   const allowed: Array<[file: string, code: string]> = [
     ['src/sandbox/planted.ts', "import type { Webhook } from '../api/types.js';"],
-    ['src/webhooks/planted.ts', "import type { Webhook } from '../api/types.js';"],
+    ['src/domain/webhooks/planted.ts', "import type { Webhook } from '../../api/types.js';"],
     ['src/commands/planted.ts', "import { createApiClient } from '../api/client.js';"],
     ['src/api/planted.ts', "import { ApiError } from '../errors.js';"],
   ];

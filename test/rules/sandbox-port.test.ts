@@ -1,4 +1,4 @@
-// The sandbox's default port lives in one constant (src/sandbox/constants.ts, which imports
+// The sandbox's default port lives in one constant (src/defaults.ts, which imports
 // nothing, so registration code and the config store load it for free). One table over the
 // places that show or use it.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildProgram } from '../../src/cli.js';
 import { KNOWN_BASE_URLS } from '../../src/config/profiles.js';
-import { DEFAULT_SANDBOX_BASE_URL, DEFAULT_SANDBOX_PORT } from '../../src/sandbox/constants.js';
+import { DEFAULT_SANDBOX_BASE_URL, DEFAULT_SANDBOX_PORT } from '../../src/defaults.js';
 import { runSched } from '../helpers/run.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -45,7 +45,7 @@ describe('the default sandbox port', () => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) walk(p);
-        else if (p.endsWith('.ts') && !p.endsWith(path.join('sandbox', 'constants.ts'))) {
+        else if (p.endsWith('.ts') && p !== path.join(SRC, 'defaults.ts')) {
           readFileSync(p, 'utf8')
             .split('\n')
             .forEach((line, i) => {
@@ -61,7 +61,7 @@ describe('the default sandbox port', () => {
   });
 
   it('costs nothing to import: the constants module imports nothing', () => {
-    const text = readFileSync(path.join(SRC, 'sandbox', 'constants.ts'), 'utf8');
+    const text = readFileSync(path.join(SRC, 'defaults.ts'), 'utf8');
     expect(text).not.toMatch(/^\s*import\b/m);
   });
 });

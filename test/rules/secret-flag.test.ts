@@ -1,8 +1,8 @@
 // One rule for a webhook secret given on the command line or typed at a prompt
-// (src/webhooks/input.ts: secretFlag, nonEmptySecret), one table over every command that takes
+// (src/domain/webhooks/input.ts: secretFlag, nonEmptySecret), one table over every command that takes
 // --secret: an empty one is refused with exit 2 and the same words, before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nonEmptySecret } from '../../src/webhooks/input.js';
+import { nonEmptySecret } from '../../src/domain/webhooks/input.js';
 import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runSched } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';

@@ -1,4 +1,4 @@
-// One rule for a webhook URL (src/webhooks/url.ts), one table over every command that takes one:
+// One rule for a webhook URL (src/domain/webhooks/url.ts), one table over every command that takes one:
 // the same inputs go through `webhooks add --url`, `webhooks rm --url`, a `webhooks sync` file,
 // `webhooks listen --register` and `--forward-to`, and `events send --to`, in-process. Each must
 // give the rule's verdict: accepted (the request goes out) or refused with exit 2, the rule's
@@ -12,7 +12,7 @@ import {
   MAX_WEBHOOK_URL,
   webhookUrlProblem,
   type WebhookUrlProblem,
-} from '../../src/webhooks/url.js';
+} from '../../src/domain/webhooks/url.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';

@@ -225,14 +225,16 @@ describe('startSandbox (the sched/sandbox library)', () => {
         ![
           'src/api/types.ts',
           'src/http/body.ts',
-          'src/webhooks/signature.ts',
-          'src/webhooks/delivery.ts',
-          'src/webhooks/meeting.ts',
+          'src/domain/webhooks/signature.ts',
+          'src/domain/webhooks/delivery.ts',
+          'src/domain/webhooks/meeting.ts',
           // import-free text rules: quoting and JSON error positions (state file, meetings)
           'src/text/quote.ts',
           'src/text/json-error.ts',
           // node:fs only: the trust rule the config and the --state file share
           'src/config/ownership.ts',
+          // import-free: the default key, port and URL the CLI shares with the sandbox
+          'src/defaults.ts',
           // import-free URL helpers (whether the console needs a key)
           'src/api/url.ts',
         ].includes(f),

@@ -391,7 +391,7 @@ describe('one hostile string through every command', () => {
           const label = `${c.argv.join(' ')} (${tty ? 'colour terminal' : 'pipe'})`;
           if (c.argv.includes('csv')) {
             // RFC 4180 CSV carries a line break inside a quoted field as data (the contract
-            // and test/output/sanitize.test.ts keep it): terminal-safe, but not one line.
+            // and test/text/sanitize.test.ts keep it): terminal-safe, but not one line.
             expectTerminalSafe(r.stdout, `${label}: stdout`, { colour: tty });
             expectHarmless({ stdout: '', stderr: r.stderr }, label, { colour: tty });
           } else {

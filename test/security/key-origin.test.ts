@@ -2,7 +2,7 @@
 // host nobody configured. Aimed elsewhere (a link URL, the default sandbox address), they send
 // the sandbox's own key: the documented default, or --api-key.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_API_KEY } from '../../src/sandbox/constants.js';
+import { DEFAULT_SANDBOX_API_KEY } from '../../src/defaults.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runSched } from '../helpers/run.js';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAYLOAD_BYTES } from '../../src/webhooks/input.js';
+import { MAX_PAYLOAD_BYTES } from '../../src/domain/webhooks/input.js';
 import { spawnServer } from '../helpers/hostile.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { spawnSched } from '../helpers/run.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { expect, it } from 'vitest';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/domain/webhooks/signature.js';
 import { until } from '../helpers/until.js';
 import { count, memoryVerdict, report, runConcurrently, sampleMemory, spawnLong } from './soak.js';
 

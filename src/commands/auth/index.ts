@@ -1,4 +1,4 @@
-import { DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
+import { DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
 import { loginInput } from './inputs.js';
 

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { shellQuote } from '../../text/quote.js';
-import { applyOverrides, type Override } from '../../webhooks/override.js';
+import { applyOverrides, type Override } from '../../domain/webhooks/override.js';
 
 export interface Payload {
   payload: unknown;

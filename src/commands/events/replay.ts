@@ -6,19 +6,19 @@
 import type { Context } from '../../context.js';
 import type { EventsReplayOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
-import { postRaw } from '../../webhooks/http.js';
-import { secretFlag } from '../../webhooks/input.js';
-import { checkWebhookUrl } from '../../webhooks/url.js';
-import { SIGNATURE_HEADER, signPayload } from '../../webhooks/signature.js';
+import { postRaw } from '../../domain/webhooks/http.js';
+import { secretFlag } from '../../domain/webhooks/input.js';
+import { checkWebhookUrl } from '../../domain/webhooks/url.js';
+import { SIGNATURE_HEADER, signPayload } from '../../domain/webhooks/signature.js';
 import {
   capturedBody,
   capturedHeaders,
   readCapture,
   type CapturedDelivery,
-} from '../../webhooks/listen/capture.js';
-import { forwardHeaders } from '../../webhooks/listen/forward.js';
+} from '../../domain/webhooks/listen/capture.js';
+import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
 import { quote } from '../../text/quote.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { renderJsonLine, renderText } from '../../output/render.js';
 import { masker } from '../../mask.js';
 

@@ -1,11 +1,11 @@
 // `sched events sample <event>`: a realistic delivery payload for one event, as JSON
 // (pretty on a terminal, compact when piped, so `> body.json` gives the bytes a service sends).
-// --override/--override-new change fields first (src/webhooks/override.ts).
+// --override/--override-new change fields first (src/domain/webhooks/override.ts).
 import type { Context } from '../../context.js';
 import type { EventsSampleOptions } from './inputs.js';
-import { checkEventName } from '../../webhooks/event-names.js';
-import { sampleDelivery } from '../../webhooks/sample.js';
-import { overridesOf } from '../../webhooks/override.js';
+import { checkEventName } from '../../domain/webhooks/event-names.js';
+import { sampleDelivery } from '../../domain/webhooks/sample.js';
+import { overridesOf } from '../../domain/webhooks/override.js';
 import { renderObject } from '../../output/render.js';
 import { overridden } from './payload.js';
 

@@ -1,5 +1,5 @@
 // `sched events send <event> --to <url>`: one delivery POSTed exactly as the service sends it
-// (see src/webhooks/delivery.ts): JSON body, user-agent = the service's name, webhook-signature when a secret is
+// (see src/domain/webhooks/delivery.ts): JSON body, user-agent = the service's name, webhook-signature when a secret is
 // known. With --payload-file the file's bytes go out unchanged and are signed as they are.
 import type { Context } from '../../context.js';
 import type { EventsSendOptions } from './inputs.js';
@@ -8,16 +8,16 @@ import {
   DEFAULT_SERVICE_NAME,
   deliveryHeaders,
   summarizeDelivery,
-} from '../../webhooks/delivery.js';
-import { postRaw } from '../../webhooks/http.js';
-import { payloadSource, readPayload, resolveSecret } from '../../webhooks/input.js';
-import { sampleDelivery } from '../../webhooks/sample.js';
-import { checkEventName } from '../../webhooks/event-names.js';
-import { checkWebhookUrl } from '../../webhooks/url.js';
+} from '../../domain/webhooks/delivery.js';
+import { postRaw } from '../../domain/webhooks/http.js';
+import { payloadSource, readPayload, resolveSecret } from '../../domain/webhooks/input.js';
+import { sampleDelivery } from '../../domain/webhooks/sample.js';
+import { checkEventName } from '../../domain/webhooks/event-names.js';
+import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { quote } from '../../text/quote.js';
 import { masker, type Mask } from '../../mask.js';
-import { sanitizeCell } from '../../output/sanitize.js';
-import { overridesOf } from '../../webhooks/override.js';
+import { sanitizeCell } from '../../text/sanitize.js';
+import { overridesOf } from '../../domain/webhooks/override.js';
 import { editPayload, overridden, parsedPayload } from './payload.js';
 import { renderJsonLine, renderText } from '../../output/render.js';
 

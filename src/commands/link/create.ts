@@ -32,7 +32,7 @@ import {
   pickMeetingType,
   resolveMeetingTypes,
   type ResolvedMeetingType,
-} from '../meeting-types.js';
+} from '../types/meeting-types.js';
 import { whyNoPrompt } from '../../prompt.js';
 
 interface Minted {

@@ -4,7 +4,7 @@
 import type { Context } from '../../context.js';
 import type { SandboxBookOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
 import { DEFAULT_INVITEE } from '../../sandbox/meetings.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';

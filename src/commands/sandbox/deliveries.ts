@@ -1,7 +1,7 @@
 // sched sandbox deliveries [--event <name>] [--webhook <uuid>] [--meeting <uuid>]: the
 // deliveries a running sandbox keeps, with every attempt (readouts.ts).
 import type { Context } from '../../context.js';
-import { checkEventName } from '../../webhooks/event-names.js';
+import { checkEventName } from '../../domain/webhooks/event-names.js';
 import type { SandboxDeliveriesOptions } from './inputs.js';
 import { deliveries } from './readouts.js';
 import { checkUuid } from './shared.js';

@@ -1,5 +1,5 @@
 import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
-import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
 import {
   bookInput,
   cancelInput,

@@ -10,7 +10,7 @@ import {
   value,
   wholeNumber,
 } from '../define.js';
-import { DEFAULT_SANDBOX_PORT } from '../../sandbox/constants.js';
+import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
 
 export const serveInput = input({
   options: [

@@ -6,9 +6,9 @@ import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { quote } from '../../text/quote.js';
-import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../sandbox/constants.js';
+import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 // The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
 import { zonedTimeToUtc } from '../../sandbox/meetings.js';
 

@@ -2,7 +2,7 @@
 // service puts in `webhook-signature`. The payload is streamed, so its size does not matter.
 import type { Context } from '../../context.js';
 import type { SigSignOptions } from './inputs.js';
-import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
+import { payloadSource, requireSecret, signPayloadSource } from '../../domain/webhooks/input.js';
 import { renderJsonLine, renderLines } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: SigSignOptions): Promise<void> {

@@ -4,14 +4,14 @@
 import type { Context } from '../../context.js';
 import type { SigVerifyOptions } from './inputs.js';
 import { Failure, UsageError } from '../../errors.js';
-import { payloadSource, requireSecret, signPayloadSource } from '../../webhooks/input.js';
+import { payloadSource, requireSecret, signPayloadSource } from '../../domain/webhooks/input.js';
 import {
   diagnoseSignature,
   likelyCause,
   NO_KNOWN_CAUSE,
   notDiagnosed,
   signaturesEqual,
-} from '../../webhooks/signature.js';
+} from '../../domain/webhooks/signature.js';
 import { renderJsonLine, renderLines } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> {

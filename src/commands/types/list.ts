@@ -4,7 +4,7 @@ import type { TypesListOptions } from './inputs.js';
 import { pageFlags, printListing } from '../listing.js';
 import type { MeetingType } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
-import { MEETING_TYPE_COLUMNS } from '../meeting-types.js';
+import { MEETING_TYPE_COLUMNS } from './meeting-types.js';
 
 /**
  * The shared columns (TSV and CSV unchanged), laid out for a terminal: names wrap rather

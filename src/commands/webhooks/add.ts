@@ -5,18 +5,18 @@
 // stdout, since the service never shows it again. A secret is never written to stderr, and a
 // secret the user gave is never echoed (except inside --json, which is the API's object).
 // Everything that can be checked locally is checked before any request.
-import { generateSecret } from '../../webhooks/secret.js';
+import { generateSecret } from '../../domain/webhooks/secret.js';
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
-import { nonEmptySecret, readPayload, secretFlag } from '../../webhooks/input.js';
-import { checkWebhookUrl, urlKey } from '../../webhooks/url.js';
-import { sameEvents } from '../../webhooks/sync/plan.js';
+import { nonEmptySecret, readPayload, secretFlag } from '../../domain/webhooks/input.js';
+import { checkWebhookUrl, urlKey } from '../../domain/webhooks/url.js';
+import { sameEvents } from '../../domain/webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
-import { parseEventList } from '../../webhooks/event-names.js';
+import { parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 
 type SecretChoice =

@@ -1,11 +1,11 @@
 // What `webhooks add`, `ls` and `rm` share: columns and reading every webhook across pages.
-// The checks of a URL and of event names live in src/webhooks/url.ts and event-names.ts.
+// The checks of a URL and of event names live in src/domain/webhooks/url.ts and event-names.ts.
 import type { Context } from '../../context.js';
 import { ExitCode, QuietExit } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { EVENT_NAMES, isEventName, type Webhook } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { plural } from '../../text/plural.js';
 
 /**

@@ -3,7 +3,7 @@
 import { isUuid } from '../../api/uuid.js';
 import { UsageError } from '../../errors.js';
 import { quote } from '../../text/quote.js';
-import { checkWebhookUrl } from '../../webhooks/url.js';
+import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import {
   arg,
   flag,

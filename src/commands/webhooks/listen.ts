@@ -9,7 +9,7 @@
 // the webhook left behind, when --register could not delete it. An invalid signature's likely
 // cause is on its line and, with --json, in signatureReason.
 //
-// The parts live in src/webhooks/listen/: receiver (HTTP, bounded body reads), dedupe, record
+// The parts live in src/domain/webhooks/listen/: receiver (HTTP, bounded body reads), dedupe, record
 // (signature verdict, the --json line), render, forward and register; this file wires them.
 import { addAbortListener } from 'node:events';
 import type { IncomingMessage } from 'node:http';
@@ -23,30 +23,38 @@ import {
   canonicalEventName,
   eventNameProblem,
   parseEventList,
-} from '../../webhooks/event-names.js';
+} from '../../domain/webhooks/event-names.js';
 import { quote, shellWord } from '../../text/quote.js';
-import { checkWebhookUrl } from '../../webhooks/url.js';
-import { resolveSecret } from '../../webhooks/input.js';
-import { diagnoseSignature, likelyCause, NO_KNOWN_CAUSE } from '../../webhooks/signature.js';
-import { SeenNotifications } from '../../webhooks/listen/dedupe.js';
+import { checkWebhookUrl } from '../../domain/webhooks/url.js';
+import { resolveSecret } from '../../domain/webhooks/input.js';
+import { diagnoseSignature, likelyCause, NO_KNOWN_CAUSE } from '../../domain/webhooks/signature.js';
+import { SeenNotifications } from '../../domain/webhooks/listen/dedupe.js';
 import {
   forwardDelivery,
   forwardOk,
   targetsFor,
   type ForwardTarget,
-} from '../../webhooks/listen/forward.js';
-import { CaptureFile, captureOf } from '../../webhooks/listen/capture.js';
-import { generateSecret } from '../../webhooks/secret.js';
-import { deliveryRecord, signatureHeader, signatureVerdict } from '../../webhooks/listen/record.js';
-import { ListenerWebhook, type WebhookApi } from '../../webhooks/listen/register.js';
+} from '../../domain/webhooks/listen/forward.js';
+import { CaptureFile, captureOf } from '../../domain/webhooks/listen/capture.js';
+import { generateSecret } from '../../domain/webhooks/secret.js';
+import {
+  deliveryRecord,
+  signatureHeader,
+  signatureVerdict,
+} from '../../domain/webhooks/listen/record.js';
+import { ListenerWebhook, type WebhookApi } from '../../domain/webhooks/listen/register.js';
 import {
   deliveryLine,
   displayUrl,
   forwardLine,
   notForwardedLine,
-} from '../../webhooks/listen/render.js';
+} from '../../domain/webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
-import { answerNonDelivery, startReceiver, type Receiver } from '../../webhooks/listen/receiver.js';
+import {
+  answerNonDelivery,
+  startReceiver,
+  type Receiver,
+} from '../../domain/webhooks/listen/receiver.js';
 import { renderText } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {

@@ -13,7 +13,7 @@ import { Interrupted, NotFoundError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
-import { urlKey } from '../../webhooks/url.js';
+import { urlKey } from '../../domain/webhooks/url.js';
 import { quietOutput } from '../listing.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';

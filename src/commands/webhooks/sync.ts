@@ -13,18 +13,18 @@ import { MAX_HELD_ITEMS } from '../../api/paginate.js';
 import type { Webhook } from '../../api/types.js';
 import type { SchedError } from '../../errors.js';
 import { Interrupted, NetworkError, UsageError } from '../../errors.js';
-import { parseSyncText, readSyncInput } from '../../webhooks/sync/parse.js';
+import { parseSyncText, readSyncInput } from '../../domain/webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
-import { validateSyncDocument } from '../../webhooks/sync/validate.js';
+import { validateSyncDocument } from '../../domain/webhooks/sync/validate.js';
 import {
   countPlan,
   deletesEverything,
   executionSteps,
   hasChanges,
   planSync,
-} from '../../webhooks/sync/plan.js';
+} from '../../domain/webhooks/sync/plan.js';
 import { confirmDeletion } from './common.js';
-import { applySteps, SyncStopped, type SyncOps } from '../../webhooks/sync/apply.js';
+import { applySteps, SyncStopped, type SyncOps } from '../../domain/webhooks/sync/apply.js';
 import {
   countsOf,
   doneLine,
@@ -36,8 +36,8 @@ import {
   stoppedDetails,
   summaryLine,
   type PlannedResult,
-} from '../../webhooks/sync/report.js';
-import type { Plan, Step, SyncResult } from '../../webhooks/sync/types.js';
+} from '../../domain/webhooks/sync/report.js';
+import type { Plan, Step, SyncResult } from '../../domain/webhooks/sync/types.js';
 import {
   redactedOutput,
   renderLines,

@@ -1,0 +1,182 @@
+// Meeting types as several commands need them: their table columns, and turning what a user
+// typed (a UUID, a slug or a name) into a meeting-type UUID — by argument, or from a pick list.
+import type { Context } from '../../context.js';
+import { Failure, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import type { MeetingType } from '../../api/types.js';
+import type { Column } from '../../output/render.js';
+import { sanitizeCell } from '../../text/sanitize.js';
+import { quote } from '../../text/quote.js';
+import { nearness } from '../../text/suggest.js';
+
+export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
+  { key: 'name', value: (t) => t.name, shrink: true },
+  { key: 'slug', value: (t) => t.slug, style: 'cyan' },
+  { key: 'duration', header: 'MINUTES', value: (t) => t.duration },
+  { key: 'uuid', value: (t) => t.uuid },
+];
+
+import { isUuid } from '../../api/uuid.js';
+
+export interface ResolvedMeetingType {
+  /** What the user gave (a UUID or slug), or the slug picked from the list. */
+  ref: string;
+  uuid: string;
+}
+
+/** Every meeting type of the account (all pages). */
+export async function allMeetingTypes(ctx: Context, client: ApiClient): Promise<MeetingType[]> {
+  const { meetingTypes } = await import('../../api/endpoints.js');
+  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const list: MeetingType[] = [];
+  for await (const t of meetingTypes(client, {
+    all: true,
+    signal: ctx.signal,
+    limiter: adaptivePageLimiter,
+  }))
+    list.push(t);
+  return list;
+}
+
+/** A name as people type it: case, and runs of white space, do not count. */
+function nameKey(s: string): string {
+  return s.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * "did you mean" lines for what matched nothing: the closest slugs first (a near miss of the
+ * slug or the name: `intro_call`, `Intro-Cal`), then slugs or names containing what was typed.
+ */
+function suggestions(ref: string, types: readonly MeetingType[]): string[] {
+  const r = ref.toLowerCase();
+  const ranked: Array<{ t: MeetingType; rank: number }> = [];
+  for (const t of types) {
+    const slug = String(t.slug);
+    const name = String(t.name);
+    const bySlug = nearness(ref, slug);
+    const byName = nearness(ref, name);
+    const near =
+      bySlug === undefined ? byName : byName === undefined ? bySlug : Math.min(bySlug, byName);
+    const s = slug.toLowerCase();
+    if (near !== undefined) ranked.push({ t, rank: near });
+    else if (s.includes(r) || r.includes(s) || name.toLowerCase().includes(r))
+      ranked.push({ t, rank: 10 });
+  }
+  return ranked
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, 5)
+    .map(({ t }) => `did you mean ${quote(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
+}
+
+/** Longer than any slug or name the service makes; a longer argument is a paste gone wrong. */
+const MAX_REF = 200;
+
+/**
+ * What can be no UUID, slug or name (empty, control characters inside, absurdly long) is a
+ * usage error before any request: a lookup would list every meeting type only to say "no
+ * meeting type ...".
+ */
+export function checkMeetingTypeRefs(refs: readonly string[]): void {
+  const bad = refs.filter(
+    // eslint-disable-next-line no-control-regex
+    (r) => r.trim() === '' || /[\u0000-\u001f\u007f-\u009f]/.test(r) || r.length > MAX_REF,
+  );
+  if (bad.length > 0) {
+    throw new UsageError(
+      `not a meeting-type UUID, slug or name: ${bad.map((r) => (r.trim() === '' ? '(empty)' : quote(r))).join(', ')}`,
+      { hint: '`sched types list` shows the names, slugs and UUIDs' },
+    );
+  }
+}
+
+/**
+ * UUIDs are taken as they are, in lower case (the API answers 422 for one that does not
+ * exist). Anything else is looked up in one listing of every page, made only when there is
+ * something to look up: a slug (its case forgiven), else a name as people see it (case and
+ * white space forgiven). An unknown or ambiguous one is a usage error naming it, with the
+ * closest slugs; all of them are named at once.
+ */
+export async function resolveMeetingTypes(
+  ctx: Context,
+  client: ApiClient,
+  refs: readonly string[],
+): Promise<ResolvedMeetingType[]> {
+  checkMeetingTypeRefs(refs);
+  const byUuid = (ref: string): ResolvedMeetingType => ({ ref, uuid: ref.toLowerCase() });
+  const lookups = refs.filter((r) => !isUuid(r));
+  if (lookups.length === 0) return refs.map(byUuid);
+
+  const types = await allMeetingTypes(ctx, client);
+  const bySlug = new Map<string, MeetingType[]>();
+  for (const t of types) {
+    const key = String(t.slug);
+    bySlug.set(key, [...(bySlug.get(key) ?? []), t]);
+  }
+  const find = (ref: string): MeetingType[] => {
+    const exact = bySlug.get(ref);
+    if (exact) return exact;
+    // Slugs are URL parts and usually lower-case; forgive the case of what was typed.
+    const slug = types.filter((t) => String(t.slug).toLowerCase() === ref.toLowerCase());
+    if (slug.length > 0) return slug;
+    // The name, as the booking page and the web app show it.
+    return types.filter((t) => nameKey(String(t.name)) === nameKey(ref));
+  };
+
+  const unknown: string[] = [];
+  const details: string[] = [];
+  const ambiguous: string[] = [];
+  const resolved = refs.map((ref): ResolvedMeetingType => {
+    if (isUuid(ref)) return byUuid(ref);
+    const found = find(ref);
+    if (found.length === 1) return { ref, uuid: found[0]!.uuid };
+    if (found.length === 0) {
+      unknown.push(quote(ref));
+      for (const line of suggestions(ref, types)) details.push(line);
+    } else {
+      ambiguous.push(quote(ref));
+      details.push(`${quote(ref)} names ${found.length} meeting types:`);
+      for (const t of found)
+        details.push(
+          `  ${t.uuid}  ${sanitizeCell(String(t.slug))}  ${sanitizeCell(String(t.name))}`,
+        );
+    }
+    return { ref, uuid: '' };
+  });
+
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `no meeting type with slug or name ${unknown.join(', ')} (${types.length} meeting types checked)`,
+      { details, hint: 'run `sched types list --all` to see the names, slugs and UUIDs' },
+    );
+  }
+  if (ambiguous.length > 0) {
+    throw new UsageError(`ambiguous meeting type ${ambiguous.join(', ')}`, {
+      details,
+      hint: 'give the UUID of the one you mean instead',
+    });
+  }
+  return resolved;
+}
+
+/** The pick list shown on a terminal when no meeting type was given. */
+export async function pickMeetingType(
+  ctx: Context,
+  client: ApiClient,
+): Promise<ResolvedMeetingType> {
+  const types = await allMeetingTypes(ctx, client);
+  if (types.length === 0) {
+    throw new Failure('this account has no meeting types to make a link for', {
+      hint: 'create a meeting type in the web app first',
+    });
+  }
+  const prompter = await ctx.prompter();
+  const uuid = await prompter.select(
+    'Meeting type',
+    types.map((t) => ({
+      name: `${sanitizeCell(String(t.name))} · ${t.duration} min · ${sanitizeCell(String(t.slug))}`,
+      value: t.uuid,
+    })),
+  );
+  const picked = types.find((t) => t.uuid === uuid);
+  return { ref: picked ? String(picked.slug) : uuid, uuid };
+}

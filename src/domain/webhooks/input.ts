@@ -1,0 +1,207 @@
+// Where the webhook commands get their secret and payload from. Kept apart from signature.ts
+// (which stays pure) and free of heavy imports: `sched sig verify` loads only this, node:fs
+// and node:crypto, and the prompter only when it really has to ask.
+import { addAbortListener } from 'node:events';
+import { constants, createReadStream, open } from 'node:fs';
+import { Socket } from 'node:net';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { Interrupted, UsageError, signalOf } from '../../errors.js';
+import { fileProblem } from '../../text/file-problem.js';
+import { readAtMost } from '../../read-bytes.js';
+import { signStream, type StreamedSignature } from './signature.js';
+
+export type SecretSource = 'flag' | 'env' | 'prompt';
+
+export interface ResolvedSecret {
+  secret: string;
+  source: SecretSource;
+}
+
+/**
+ * --secret, else SCHED_WEBHOOK_SECRET, else (when `prompt` and a terminal allows it) a masked
+ * prompt. Undefined when none of these gives one and prompting is not wanted. The value is
+ * never trimmed: whitespace in a secret is a classic mistake that verify diagnoses.
+ */
+export async function resolveSecret(
+  ctx: Context,
+  flag: unknown,
+  opts: { prompt: boolean; why: string },
+): Promise<ResolvedSecret | undefined> {
+  const found = await findSecret(ctx, flag, opts);
+  // Never shown again, in whatever a server or receiver echoes (the output gate masks it).
+  if (found) ctx.io.addSecrets([found.secret]);
+  return found;
+}
+
+async function findSecret(
+  ctx: Context,
+  flag: unknown,
+  opts: { prompt: boolean; why: string },
+): Promise<ResolvedSecret | undefined> {
+  if (typeof flag === 'string') return { secret: secretFlag(flag), source: 'flag' };
+  const env = ctx.env.SCHED_WEBHOOK_SECRET;
+  if (env) return { secret: env, source: 'env' };
+  if (!opts.prompt) return undefined;
+  if (!ctx.io.canPrompt()) {
+    throw new UsageError(`a webhook secret is needed ${opts.why}`, {
+      hint: 'give --secret <secret> or set SCHED_WEBHOOK_SECRET (a prompt appears only on a terminal)',
+    });
+  }
+  const prompter = await ctx.prompter();
+  const secret = await prompter.password('Webhook secret', { validate: nonEmptySecret });
+  return { secret, source: 'prompt' };
+}
+
+/** Like resolveSecret with a prompt, for commands that cannot work without a secret. */
+export async function requireSecret(ctx: Context, flag: unknown, why: string): Promise<string> {
+  // With a prompt allowed, resolveSecret returns a secret or throws.
+  return (await resolveSecret(ctx, flag, { prompt: true, why }))!.secret;
+}
+
+/** --secret as given: an empty one is refused (it would sign with nothing). */
+export function secretFlag(flag: string): string {
+  if (flag === '') throw new UsageError('--secret is empty');
+  return flag;
+}
+
+/** The check of every secret typed at a prompt. */
+export function nonEmptySecret(v: string): true | string {
+  return v.length > 0 ? true : 'the secret cannot be empty';
+}
+
+export interface PayloadSource {
+  /** The file name, or undefined for stdin. */
+  file: string | undefined;
+  label: string;
+  /** The file is a FIFO (a named pipe): read through the event loop, not a file reader. */
+  fifo?: boolean;
+}
+
+/**
+ * Checks where the payload will come from before anything else happens (in particular before
+ * a secret prompt): a file given with --payload-file ("-" = stdin), else piped stdin. Stdin
+ * that is a terminal would just hang, so it is a usage error.
+ */
+export async function payloadSource(ctx: Context, flag: unknown): Promise<PayloadSource> {
+  const file = typeof flag === 'string' && flag !== '-' ? flag : undefined;
+  if (file === undefined) {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError('no payload: give --payload-file <file> or pipe the payload on stdin', {
+        hint: 'e.g. sched sig sign --payload-file body.json, or: sched sig sign < body.json',
+      });
+    }
+    return { file: undefined, label: 'stdin' };
+  }
+  let fifo: boolean;
+  try {
+    const st = await stat(file);
+    if (st.isDirectory())
+      throw new UsageError(`cannot read payload file "${file}": it is a directory`);
+    fifo = st.isFIFO();
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw payloadFileError(file, e);
+  }
+  return { file, label: `"${file}"`, fifo };
+}
+
+function payloadFileError(file: string, e: unknown): UsageError {
+  return new UsageError(`cannot read payload file "${file}": ${fileProblem(e)}`);
+}
+
+/**
+ * Opens the payload as a stream of raw bytes (never decoded). A FIFO is opened without
+ * waiting and read as a pipe, through the event loop (which waits for a writer, then reads to
+ * its end): a file reader would block a thread of the pool in open() or read() on a FIFO
+ * nobody writes to, and Node waits for that thread on exit, so SIGTERM could not end it.
+ */
+async function openPayload(ctx: Context, src: PayloadSource): Promise<Readable> {
+  if (src.file === undefined) return ctx.io.stdin;
+  if (!src.fifo) return createReadStream(src.file);
+  const fd = await new Promise<number>((resolve, reject) =>
+    open(src.file!, constants.O_RDONLY | constants.O_NONBLOCK, (e, n) =>
+      e ? reject(e) : resolve(n),
+    ),
+  );
+  return new Socket({ fd, readable: true, writable: false });
+}
+
+/** Opens the payload and runs `work` on it; Ctrl-C or SIGTERM ends both at once. */
+async function guarded<T>(
+  ctx: Context,
+  src: PayloadSource,
+  work: (stream: Readable) => Promise<T>,
+): Promise<T> {
+  // The wait ends at once, without waiting for the stream to give up: opening a FIFO nobody
+  // writes to blocks, which destroy() cannot cut short.
+  let listening: Disposable | undefined;
+  let stream: Readable | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    // Called at once when the signal has already aborted.
+    listening = addAbortListener(ctx.signal, () => {
+      stream?.destroy(new Error('aborted'));
+      reject(new Error('aborted'));
+    });
+  });
+  stopped.catch(() => {});
+  const working = openPayload(ctx, src).then((s) => {
+    stream = s;
+    if (ctx.signal.aborted) s.destroy(new Error('aborted'));
+    return work(s);
+  });
+  working.catch(() => {});
+  try {
+    return await Promise.race([working, stopped]);
+  } catch (e) {
+    if (ctx.signal.aborted) {
+      throw new Interrupted(`interrupted while reading the payload from ${src.label}`, {
+        signal: signalOf(ctx.signal.reason),
+      });
+    }
+    if (src.file !== undefined) throw payloadFileError(src.file, e);
+    throw e;
+  } finally {
+    listening?.[Symbol.dispose]();
+  }
+}
+
+/** Streams the payload through the HMAC (any size), keeping small payloads for diagnoses. */
+export async function signPayloadSource(
+  ctx: Context,
+  src: PayloadSource,
+  secret: string,
+): Promise<StreamedSignature> {
+  const signed = await guarded(ctx, src, (stream) => signStream(secret, stream));
+  // No delivery is empty: 0 bytes means nothing was piped in (or a failed download), and a
+  // signature of nothing would only mislead.
+  if (signed.bytes === 0) {
+    throw new UsageError(`the payload from ${src.label} is empty (0 bytes)`, {
+      hint: 'pipe the exact body of the delivery, or give --payload-file <file>',
+    });
+  }
+  return signed;
+}
+
+/**
+ * The most a payload read into memory may hold (events send): as much as `webhooks listen`
+ * accepts in one delivery. Past it the read stops (a file like /dev/zero never ends).
+ */
+export const MAX_PAYLOAD_BYTES = 5 * 1024 * 1024;
+
+/** Reads the whole payload into memory (for sending it), raw bytes, at most MAX_PAYLOAD_BYTES. */
+export async function readPayload(ctx: Context, src: PayloadSource): Promise<Buffer> {
+  const bytes = await guarded(ctx, src, async (stream) => {
+    const read = await readAtMost(stream, MAX_PAYLOAD_BYTES);
+    if (read === undefined) stream.destroy();
+    return read;
+  });
+  if (bytes === undefined) {
+    throw new UsageError(
+      `the payload from ${src.label} is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB, the most a delivery may hold`,
+      { hint: 'give the exact body of one delivery' },
+    );
+  }
+  return bytes;
+}

@@ -1,0 +1,204 @@
+// The recording of `sched webhooks listen --record <file>` and what `sched events replay` reads
+// back: one NDJSON line per delivery received — when, method, path, every header as it came
+// (names, values and order), the body byte-exact, and the signature verdict. The file is mode
+// 0600: it holds signatures and personal data. A line is bounded by the receiver's own caps
+// (a body of at most 5 MiB, headers of at most 16 KiB), so the file never holds more per
+// delivery than the listener itself would.
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { createReadStream } from 'node:fs';
+import { UsageError } from '../../../errors.js';
+import { fileProblem } from '../../../text/file-problem.js';
+import { quote } from '../../../text/quote.js';
+import type { Verdict } from './record.js';
+
+/** What marks a line as a recorded delivery (and its format's version). */
+export const CAPTURE_KIND = 'sched.webhook-delivery/1';
+
+export interface CapturedDelivery {
+  kind: typeof CAPTURE_KIND;
+  receivedAt: string;
+  method: string;
+  path: string;
+  /** Every header as it came on the wire: [name, value] pairs in order. */
+  headers: Array<[string, string]>;
+  /** The body as UTF-8 text when it is exactly that, else undefined (see bodyBase64). */
+  body?: string;
+  /** The body in base64 when its bytes are not UTF-8 text. */
+  bodyBase64?: string;
+  bytes: number;
+  event: string | null;
+  uuid: string | null;
+  signature: Verdict;
+  signatureReason: string | null;
+}
+
+/** A captured delivery from what the receiver got. */
+export function captureOf(
+  raw: { method: string; path: string; rawHeaders: readonly string[]; body: Buffer },
+  seen: {
+    receivedAt: Date;
+    event: string | null;
+    uuid: string | null;
+    signature: Verdict;
+    signatureReason: string | null;
+  },
+): CapturedDelivery {
+  const headers: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) {
+    headers.push([raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!]);
+  }
+  const text = raw.body.toString('utf8');
+  const exact = Buffer.from(text, 'utf8').equals(raw.body);
+  return {
+    kind: CAPTURE_KIND,
+    receivedAt: seen.receivedAt.toISOString(),
+    method: raw.method,
+    path: raw.path,
+    headers,
+    ...(exact ? { body: text } : { bodyBase64: raw.body.toString('base64') }),
+    bytes: raw.body.length,
+    event: seen.event,
+    uuid: seen.uuid,
+    signature: seen.signature,
+    signatureReason: seen.signatureReason,
+  };
+}
+
+/** The exact bytes of a captured body. */
+export function capturedBody(c: CapturedDelivery): Buffer {
+  return c.bodyBase64 !== undefined
+    ? Buffer.from(c.bodyBase64, 'base64')
+    : Buffer.from(c.body ?? '', 'utf8');
+}
+
+/** A captured delivery's headers as one object (a repeated name keeps its values in order). */
+export function capturedHeaders(c: CapturedDelivery): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of c.headers) {
+    const k = name.toLowerCase();
+    const had = out[k];
+    out[k] = had === undefined ? value : [had, value].flat();
+  }
+  return out;
+}
+
+/** Appends captured deliveries to a file, one line each, in the order given; never throws. */
+export class CaptureFile {
+  private chain: Promise<void> = Promise.resolve();
+  /** Why writing failed, once it did (nothing more is written). */
+  failed: string | undefined;
+
+  private constructor(
+    readonly file: string,
+    private readonly fh: FileHandle,
+  ) {}
+
+  /**
+   * Opens `file` for appending, created mode 0600 (an existing one is set to 0600). A symbolic
+   * link is not followed: a link planted at the path must not redirect the recording.
+   */
+  static async open(file: string): Promise<CaptureFile> {
+    let fh: FileHandle;
+    try {
+      fh = await open(
+        file,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
+      await fh.chmod(0o600);
+    } catch (e) {
+      const why =
+        (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : fileProblem(e);
+      throw new UsageError(`cannot record to ${quote(file)}: ${why}`);
+    }
+    return new CaptureFile(file, fh);
+  }
+
+  append(c: CapturedDelivery): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      if (this.failed !== undefined) return;
+      try {
+        await this.fh.appendFile(JSON.stringify(c) + '\n');
+      } catch (e) {
+        this.failed = fileProblem(e);
+      }
+    });
+    return this.chain;
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    await this.fh.close().catch(() => undefined);
+  }
+}
+
+const VERDICTS = new Set(['valid', 'invalid', 'missing', 'unchecked']);
+
+/** Why `v` is not a captured delivery, or undefined when it is one. */
+function captureProblem(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'is not a JSON object';
+  const o = v as Record<string, unknown>;
+  if (o.kind !== CAPTURE_KIND) return `has no "kind":"${CAPTURE_KIND}"`;
+  if (typeof o.method !== 'string' || typeof o.path !== 'string') return 'has no method or path';
+  if (
+    !Array.isArray(o.headers) ||
+    !o.headers.every(
+      (h) =>
+        Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string',
+    )
+  ) {
+    return 'has headers that are not [name, value] pairs';
+  }
+  if (typeof o.body !== 'string' && typeof o.bodyBase64 !== 'string') return 'has no body';
+  if (typeof o.signature !== 'string' || !VERDICTS.has(o.signature))
+    return 'has no signature verdict';
+  if (o.uuid !== null && typeof o.uuid !== 'string') return 'has a uuid that is not a string';
+  if (o.event !== null && typeof o.event !== 'string') return 'has an event that is not a string';
+  return undefined;
+}
+
+/**
+ * Every delivery of a recording, in order, each with its line number; a line that is not a
+ * recorded delivery is a usage error naming it. Blank lines are skipped.
+ */
+export async function* readCapture(
+  file: string,
+): AsyncGenerator<{ line: number; delivery: CapturedDelivery }> {
+  const stream = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (e) {
+    throw new UsageError(`cannot read recording ${quote(file)}: ${fileProblem(e)}`);
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
+  try {
+    for await (const text of lines) {
+      n += 1;
+      if (text.trim() === '') continue;
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch {
+        v = undefined;
+      }
+      const problem = v === undefined ? 'is not JSON' : captureProblem(v);
+      if (problem !== undefined) {
+        throw new UsageError(
+          `${quote(file)} is not a recording of \`sched webhooks listen --record\`: line ${n} ${problem}`,
+          { hint: 'record deliveries with `sched webhooks listen --record <file>`' },
+        );
+      }
+      yield { line: n, delivery: v as CapturedDelivery };
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}

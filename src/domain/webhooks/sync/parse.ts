@@ -1,0 +1,142 @@
+// Turns the sync file's text into a plain value. JSON or YAML: by extension (.json, .yaml,
+// .yml), else by content (JSON starts with `{` or `[`). Syntax errors carry line and column and
+// never quote the file, which may hold a literal secret.
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type * as YamlNs from 'yaml';
+import { readAtMost } from '../../../read-bytes.js';
+import { fileProblem } from '../../../text/file-problem.js';
+import { lineColumn, locateJsonError } from '../../../text/json-error.js';
+
+/**
+ * A sync file describes webhooks, a few hundred bytes each: 1 MiB is thousands of them. A bigger
+ * input is refused before it is read whole or parsed (a 16 MB file once took 1.5 GB of memory).
+ */
+export const MAX_SYNC_FILE_BYTES = 1024 * 1024;
+
+function tooLarge(name: string, bytes: number | undefined): string {
+  const size = bytes === undefined ? 'more than 1 MiB' : `${bytes} bytes`;
+  return `${name}: the file is too large (${size}; a sync file may be at most 1 MiB)`;
+}
+
+export type ReadOutcome = { ok: true; name: string; text: string } | { ok: false; problem: string };
+
+function cannotRead(file: string, e: unknown): string {
+  return `cannot read ${file}: ${fileProblem(e)}`;
+}
+
+/**
+ * Reads the sync file (`-` is stdin) without ever holding more than the limit: the size is
+ * checked first for a regular file, and every source is read with a cap (a FIFO, /dev/zero,
+ * a pipe).
+ */
+export async function readSyncInput(file: string, stdin: Readable): Promise<ReadOutcome> {
+  const name = file === '-' ? 'stdin' : file;
+  const read = (bytes: Buffer | undefined): ReadOutcome =>
+    bytes
+      ? { ok: true, name, text: bytes.toString('utf8') }
+      : { ok: false, problem: tooLarge(name, undefined) };
+  if (file === '-') return read(await readAtMost(stdin, MAX_SYNC_FILE_BYTES));
+  let fh;
+  try {
+    fh = await open(file, 'r');
+    const st = await fh.stat();
+    if (st.isDirectory())
+      return {
+        ok: false,
+        problem: cannotRead(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })),
+      };
+    if (st.isFile() && st.size > MAX_SYNC_FILE_BYTES) {
+      return { ok: false, problem: tooLarge(name, st.size) };
+    }
+    const stream = fh.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 });
+    return read(await readAtMost(stream, MAX_SYNC_FILE_BYTES));
+  } catch (e) {
+    return { ok: false, problem: cannotRead(file, e) };
+  } finally {
+    await fh?.close();
+  }
+}
+
+export type SyncFileFormat = 'json' | 'yaml';
+
+export type ParseOutcome =
+  | { ok: true; value: unknown; format: SyncFileFormat }
+  | { ok: false; problem: string; format: SyncFileFormat | undefined };
+
+export function detectFormat(name: string, text: string): SyncFileFormat {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
+  return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
+}
+
+/** `name` is how the file is named in messages (its path, or "stdin"). */
+export async function parseSyncText(name: string, raw: string): Promise<ParseOutcome> {
+  const bytes = raw.length > MAX_SYNC_FILE_BYTES / 3 ? Buffer.byteLength(raw) : 0;
+  if (bytes > MAX_SYNC_FILE_BYTES) {
+    return { ok: false, format: undefined, problem: tooLarge(name, bytes) };
+  }
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (text.trim() === '') {
+    return {
+      ok: false,
+      format: undefined,
+      problem: `${name}: the file is empty; expected {"webhooks": [...]}`,
+    };
+  }
+  const format = detectFormat(name, text);
+  if (format === 'json') {
+    try {
+      return { ok: true, format, value: JSON.parse(text) as unknown };
+    } catch {
+      const where = locateJsonError(text);
+      return {
+        ok: false,
+        format,
+        problem: where
+          ? `${name}:${where.line}:${where.column}: not valid JSON: ${where.message}`
+          : `${name}: not valid JSON`,
+      };
+    }
+  }
+
+  const YAML = await loadYaml();
+  // prettyErrors would append the offending source line, which may be a literal secret.
+  const doc = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const { line, column } = lineColumn(text, first.pos[0]);
+    const more = doc.errors.length > 1 ? ` (and ${doc.errors.length - 1} more)` : '';
+    return {
+      ok: false,
+      format,
+      problem: `${name}:${line}:${column}: not valid YAML: ${firstLine(first.message)}${more}`,
+    };
+  }
+  try {
+    return { ok: true, format, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
+  } catch (e) {
+    // toJS throws (an Error) for alias bombs and unresolved aliases.
+    return {
+      ok: false,
+      format,
+      problem: `${name}: not valid YAML: ${firstLine((e as Error).message)}`,
+    };
+  }
+}
+
+type YamlModule = typeof YamlNs;
+
+/**
+ * `yaml` is CommonJS: Node's ESM loader exposes its named exports, but in the esbuild bundle a
+ * dynamic import yields the module under `default` only. Accept both shapes.
+ */
+async function loadYaml(): Promise<YamlModule> {
+  const mod = (await import('yaml')) as YamlModule & { default?: YamlModule };
+  return typeof mod.parseDocument === 'function' ? mod : mod.default!;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
