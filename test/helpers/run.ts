@@ -16,6 +16,7 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** Pretend stdin, stdout and stderr are terminals. */
   tty?: boolean;
+  stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   prompter?: Prompter;
   signal?: AbortSignal;
@@ -28,6 +29,7 @@ export async function runSched(argv: string[], opts: RunOptions = {}): Promise<R
     createBufferIO({
       stdin: opts.stdin,
       tty: opts.tty,
+      stdinIsTTY: opts.stdinIsTTY,
       stdoutIsTTY: opts.stdoutIsTTY,
       env,
       color: g.color,

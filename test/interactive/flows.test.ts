@@ -280,7 +280,7 @@ describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), ()
       [
         'webhooks rm --all',
         ['webhooks', 'rm', '--all'],
-        /error: --all deletes without asking only with --yes \(--no-input was given/,
+        /error: --all deletes without asking only with --yes: --no-input was given/,
       ],
     ];
     for (const [name, args, message] of cases) {

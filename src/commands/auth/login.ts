@@ -15,7 +15,7 @@ import { overrideNotes } from '../../config/sources.js';
 import { readAtMost } from '../../read-bytes.js';
 import { joinClauses } from '../../text/clauses.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
-import type { Choice } from '../../prompt.js';
+import { cannotAsk, type Choice } from '../../prompt.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -75,9 +75,11 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   checkProfileName(profile);
   const interactive = !withKey && ctx.io.canPrompt();
   if (!withKey && !interactive) {
-    throw new UsageError('cannot ask for the API key: no terminal (or --no-input)', {
-      hint: 'pipe the key in with --with-key: printf %s "$SCHED_KEY" | sched auth login --with-key',
-    });
+    throw cannotAsk(
+      ctx,
+      'cannot ask for the API key',
+      'pipe the key in with --with-key: printf %s "$SCHED_KEY" | sched auth login --with-key',
+    );
   }
 
   const creds = await ctx.credentials({ mayCreate: true });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
+import { cannotAsk } from '../../prompt.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { shellQuote } from '../../text/quote.js';
 import { applyOverrides, type Override } from '../../domain/webhooks/override.js';
@@ -46,9 +47,11 @@ export function editorOf(env: Record<string, string | undefined>): string {
  */
 export async function editPayload(ctx: Context, payload: unknown): Promise<Payload> {
   if (!ctx.io.canPrompt()) {
-    throw new UsageError('--edit opens an editor, which needs a terminal', {
-      hint: 'in a script, change fields with --override <path>=<value>, or send a file with --payload-file',
-    });
+    throw cannotAsk(
+      ctx,
+      '--edit opens an editor, which needs a terminal',
+      'in a script, change fields with --override <path>=<value>, or send a file with --payload-file',
+    );
   }
   const dir = await mkdtemp(join(tmpdir(), 'sched-edit-'));
   const file = join(dir, 'payload.json');

@@ -20,7 +20,7 @@
 import type { Context } from '../../context.js';
 import { LARGE_BATCH, type LinkCreateOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
-import { ExitCode, NetworkError, QuietExit, UsageError, asSchedError } from '../../errors.js';
+import { ExitCode, NetworkError, QuietExit, asSchedError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
@@ -33,7 +33,7 @@ import {
   resolveMeetingTypes,
   type ResolvedMeetingType,
 } from '../types/meeting-types.js';
-import { whyNoPrompt } from '../../prompt.js';
+import { cannotAsk } from '../../prompt.js';
 
 interface Minted {
   type: ResolvedMeetingType;
@@ -85,13 +85,11 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
   const { io, globals } = ctx;
   const { meetingType: args, count, concurrency } = opts;
   if (args.length === 0 && !io.canPrompt()) {
-    throw new UsageError(
-      `no meeting type given, and no pick list to choose one from: ${whyNoPrompt(io, globals.input)}`,
-      {
-        hint:
-          'give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; ' +
-          '`sched types list` shows them',
-      },
+    throw cannotAsk(
+      ctx,
+      'no meeting type given, and no pick list to choose one from',
+      'give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; ' +
+        '`sched types list` shows them',
     );
   }
 

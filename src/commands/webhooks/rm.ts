@@ -9,7 +9,8 @@
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
-import { Interrupted, NotFoundError, UsageError } from '../../errors.js';
+import { Interrupted, NotFoundError } from '../../errors.js';
+import { cannotAsk } from '../../prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
@@ -45,12 +46,10 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
   const mode = chooseMode(flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
-    const why = globals.input
-      ? 'there is no terminal to ask on'
-      : '--no-input was given, so nothing is asked';
-    throw new UsageError(
-      `${mode.kind === 'all' ? '--all' : '--url'} deletes without asking only with --yes (${why})`,
-      { hint: 'add --yes to confirm; nothing was deleted' },
+    throw cannotAsk(
+      ctx,
+      `${mode.kind === 'all' ? '--all' : '--url'} deletes without asking only with --yes`,
+      'add --yes to confirm; nothing was deleted',
     );
   }
 

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { Interrupted, UsageError, signalOf } from '../../errors.js';
+import { cannotAsk } from '../../prompt.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { readAtMost } from '../../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
@@ -45,9 +46,11 @@ async function findSecret(
   if (env) return { secret: env, source: 'env' };
   if (!opts.prompt) return undefined;
   if (!ctx.io.canPrompt()) {
-    throw new UsageError(`a webhook secret is needed ${opts.why}`, {
-      hint: 'give --secret <secret> or set SCHED_WEBHOOK_SECRET (a prompt appears only on a terminal)',
-    });
+    throw cannotAsk(
+      ctx,
+      `a webhook secret is needed ${opts.why}, and cannot be asked`,
+      'give --secret <secret> or set SCHED_WEBHOOK_SECRET (a prompt appears only on a terminal)',
+    );
   }
   const prompter = await ctx.prompter();
   const secret = await prompter.password('Webhook secret', { validate: nonEmptySecret });
