@@ -1,7 +1,7 @@
 // Interactive prompts (@inquirer/prompts), drawn on stderr so stdout only ever carries results.
 // Loaded lazily: only commands that really ask something pay for it.
 import type { IO } from './io.js';
-import { Interrupted, UsageError } from './errors.js';
+import { Interrupted } from './errors.js';
 import { sanitizeCell } from './text/sanitize.js';
 
 export interface Choice<T> {
@@ -20,30 +20,6 @@ export interface Prompter {
   ): Promise<string>;
   password(message: string, opts?: { validate?: (v: string) => true | string }): Promise<string>;
   confirm(message: string, opts?: { default?: boolean }): Promise<boolean>;
-}
-
-/**
- * Why nothing can be asked, for an error that says what to give instead: --no-input, or which
- * stream is not a terminal (stdout first: `> file` is the usual reason).
- */
-export function whyNoPrompt(io: Pick<IO, 'stdinIsTTY' | 'stdoutIsTTY'>, input: boolean): string {
-  if (!input) return '--no-input was given';
-  if (!io.stdoutIsTTY) return 'stdout is not a terminal (it goes to a file or a pipe)';
-  if (!io.stdinIsTTY) return 'stdin is not a terminal';
-  return 'there is no terminal to ask on';
-}
-
-/**
- * The one error for "an answer is needed and nothing can be asked" (exit 2): what was needed,
- * why no prompt can appear (whyNoPrompt), and in the hint what to give instead. Every command
- * that would ask uses it (test/rules/no-prompt.test.ts).
- */
-export function cannotAsk(
-  ctx: { io: Pick<IO, 'stdinIsTTY' | 'stdoutIsTTY'>; globals: { input: boolean } },
-  needed: string,
-  hint: string,
-): UsageError {
-  return new UsageError(`${needed}: ${whyNoPrompt(ctx.io, ctx.globals.input)}`, { hint });
 }
 
 function isExitPrompt(e: unknown): boolean {

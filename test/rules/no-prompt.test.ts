@@ -1,4 +1,4 @@
-// One rule for "an answer is needed and nothing can be asked" (src/prompt.ts: cannotAsk), one
+// One rule for "an answer is needed and nothing can be asked" (src/text/no-prompt.ts: cannotAsk), one
 // table over every command that would prompt: exit 2, the same `<what was needed>: <why no
 // prompt>` line whichever the reason, a hint naming what to give instead, no prompt drawn and
 // nothing sent.

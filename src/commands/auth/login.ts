@@ -15,7 +15,8 @@ import { overrideNotes } from '../../config/sources.js';
 import { readAtMost } from '../../read-bytes.js';
 import { joinClauses } from '../../text/clauses.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
-import { cannotAsk, type Choice } from '../../prompt.js';
+import type { Choice } from '../../prompt.js';
+import { cannotAsk } from '../../text/no-prompt.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 

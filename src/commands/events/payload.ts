@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
-import { cannotAsk } from '../../prompt.js';
+import { cannotAsk } from '../../text/no-prompt.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { shellQuote } from '../../text/quote.js';
 import { applyOverrides, type Override } from '../../domain/webhooks/override.js';

@@ -33,7 +33,7 @@ import {
   resolveMeetingTypes,
   type ResolvedMeetingType,
 } from '../types/meeting-types.js';
-import { cannotAsk } from '../../prompt.js';
+import { cannotAsk } from '../../text/no-prompt.js';
 
 interface Minted {
   type: ResolvedMeetingType;

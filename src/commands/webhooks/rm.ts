@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
 import { Interrupted, NotFoundError } from '../../errors.js';
-import { cannotAsk } from '../../prompt.js';
+import { cannotAsk } from '../../text/no-prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';

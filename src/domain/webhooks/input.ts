@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { Interrupted, UsageError, signalOf } from '../../errors.js';
-import { cannotAsk } from '../../prompt.js';
+import { cannotAsk } from '../../text/no-prompt.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { readAtMost } from '../../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
