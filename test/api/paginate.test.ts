@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_PAGES_LIMIT, paginate, parseEnvelope, type Page } from '../../src/api/paginate.js';
+import {
+  ALL_PAGES_LIMIT,
+  MAX_PAGES,
+  paginate,
+  parseEnvelope,
+  type FetchPage,
+  type Page,
+} from '../../src/api/paginate.js';
 import { ApiError } from '../../src/errors.js';
 import type { RateLimitInfo } from '../../src/api/client.js';
 import { adaptivePageLimiter } from '../../src/bulk/page-walk.js';
@@ -161,6 +168,174 @@ describe('paginate', () => {
   });
 });
 
+/** What a walk ends with: the items it yielded, and the error it failed with (if any). */
+async function outcome<T>(it: AsyncIterable<T>): Promise<{ items: T[]; error?: unknown }> {
+  const items: T[] = [];
+  try {
+    for await (const x of it) items.push(x);
+  } catch (error) {
+    return { items, error };
+  }
+  return { items };
+}
+
+/** A list served by `page(n, limit)`, recording which pages were asked for. */
+function served(page: (n: number, limit: number) => Page<number>) {
+  const calls: number[] = [];
+  const fetchPage: FetchPage<number> = async (n, limit) => {
+    calls.push(n);
+    await new Promise((r) => setTimeout(r, 1));
+    return page(n, limit ?? 10);
+  };
+  return { fetchPage, calls };
+}
+
+/** `size` items on page `n` (numbered from (n - 1) * size), claiming `pages` pages. */
+const full = (n: number, size: number, pages: number, total?: number): Page<number> => ({
+  items: Array.from({ length: size }, (_, i) => (n - 1) * size + i),
+  page: n,
+  pages,
+  total,
+  limit: size,
+});
+
+describe('paginate: the walk has an end', () => {
+  it('a first page announcing more than the most pages is refused before any other request', async () => {
+    const l = served((n, limit) => full(n, limit, MAX_PAGES + 1));
+    const r = await outcome(paginate(l.fetchPage, { all: true, what: 'GET /webhooks' }));
+    expect(r.error).toBeInstanceOf(ApiError);
+    expect((r.error as ApiError).message).toBe(
+      `GET /webhooks announced ${MAX_PAGES + 1} pages; sched reads at most ${MAX_PAGES} pages of a list; stopped`,
+    );
+    expect((r.error as ApiError).hint).toBe(
+      'is the base URL the service? (--base-url, SCHED_BASE_URL or the profile)',
+    );
+    expect((r.error as ApiError).exitCode).toBe(1);
+    expect(r.items).toEqual([]);
+    expect(l.calls).toEqual([1]);
+  });
+
+  it('exactly the most pages is read', async () => {
+    const l = served((n, limit) => full(n, limit, MAX_PAGES));
+    const got: number[] = [];
+    for await (const x of paginate(l.fetchPage, { all: true, limit: 2, concurrency: 1 })) {
+      got.push(x);
+      if (got.length === 6) break;
+    }
+    expect(got).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('without a name for the request, the refusal says "the API"', async () => {
+    const l = served((n, limit) => full(n, limit, MAX_PAGES + 1));
+    const r = await outcome(paginate(l.fetchPage, { all: true }));
+    expect((r.error as ApiError).message).toMatch(/^the API announced 10001 pages;/);
+  });
+
+  it.each([
+    ['the first page', 1],
+    ['a later page', 3],
+  ])('%s with more items than asked for stops the walk', async (_what, bad) => {
+    const l = served((n, limit) => full(n, n === bad ? limit + 1 : limit, 5));
+    const r = await outcome(paginate(l.fetchPage, { all: true, limit: 10, what: 'GET /x' }));
+    expect(r.error).toBeInstanceOf(ApiError);
+    expect((r.error as ApiError).message).toBe(
+      `unexpected response from GET /x: page ${bad} has 11 items, more than the 10 asked for; stopped`,
+    );
+    // Only the pages before the bad one reached the caller.
+    expect(r.items).toEqual(Array.from({ length: (bad - 1) * 10 }, (_, i) => i));
+  });
+
+  it('a first page that is empty ends the walk, whatever pages it announces', async () => {
+    const l = served((n) => (n === 1 ? { ...full(1, 0, 3), total: 0 } : full(n, 10, 3)));
+    const p = paginate(l.fetchPage, { all: true, limit: 10 });
+    expect(await collect(p)).toEqual([]);
+    expect(l.calls).toEqual([1]);
+  });
+});
+
+describe('paginate: maxItems, the most a caller holds', () => {
+  const refusal = (what: string, max: number) =>
+    `${what} lists more than ${max} items; sched reads at most ${max} before acting on a whole list; stopped, nothing was changed`;
+
+  it('a list without a total stops once the items read pass the most', async () => {
+    // 5 pages of 10, no total: the walk has read 30 when page 3 passes 25.
+    const l = served((n, limit) => full(n, limit, 5));
+    const p = paginate(l.fetchPage, { all: true, limit: 10, maxItems: 25, what: 'GET /w' });
+    const r = await outcome(p);
+    expect(r.error).toBeInstanceOf(ApiError);
+    expect((r.error as ApiError).message).toBe(refusal('GET /w', 25));
+    expect(r.items).toHaveLength(20);
+  });
+
+  it('a list of exactly the most items is read whole', async () => {
+    const l = served((n, limit) => full(n, limit, 3));
+    const p = paginate(l.fetchPage, { all: true, limit: 10, maxItems: 30 });
+    expect(await collect(p)).toHaveLength(30);
+  });
+
+  it('a total past the most stops at the first page', async () => {
+    const l = served((n, limit) => full(n, limit, 3, 31));
+    const r = await outcome(paginate(l.fetchPage, { all: true, limit: 10, maxItems: 30 }));
+    expect((r.error as ApiError).message).toBe(refusal('the API', 30));
+    expect(r.items).toEqual([]);
+    expect(l.calls).toEqual([1]);
+  });
+
+  it('a total of exactly the most is read whole', async () => {
+    const l = served((n, limit) => full(n, limit, 3, 30));
+    const p = paginate(l.fetchPage, { all: true, limit: 10, maxItems: 30 });
+    expect(await collect(p)).toHaveLength(30);
+  });
+});
+
+describe("paginate: the caller's signal", () => {
+  it('aborted mid-walk, it aborts the pages in flight with its reason', async () => {
+    const ac = new AbortController();
+    const inFlight: AbortSignal[] = [];
+    const fetchPage: FetchPage<number> = (n, _limit, signal) => {
+      if (n === 1) return Promise.resolve(full(1, 1, 5));
+      inFlight.push(signal!);
+      return new Promise((_resolve, reject) =>
+        signal!.addEventListener('abort', () => reject(signal!.reason as Error)),
+      );
+    };
+    const seen: number[] = [];
+    let error: unknown;
+    try {
+      for await (const x of paginate(fetchPage, { all: true, limit: 1, signal: ac.signal })) {
+        seen.push(x);
+        // Stopped (Ctrl-C) while pages 2 and on are in flight.
+        setTimeout(() => ac.abort('SIGINT'), 5);
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBe('SIGINT');
+    expect(seen).toEqual([0]);
+    expect(inFlight.length).toBeGreaterThan(0);
+  }, 2_000);
+
+  it('one signal over many walks: no listener is left behind (no leak warning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const ac = new AbortController();
+      const l = served((n, limit) => full(n, limit, 2));
+      for (let i = 0; i < 15; i++) {
+        expect(
+          await collect(paginate(l.fetchPage, { all: true, limit: 2, signal: ac.signal })),
+        ).toEqual([0, 1, 2, 3]);
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.message)).toEqual([]);
+  });
+});
+
 // The command's limiter (src/bulk/page-walk.ts), as `types list --all` passes it.
 describe('paginate under 429', () => {
   it('all: a rate-limited page is read again and fewer pages are asked for at once', async () => {
@@ -246,6 +421,7 @@ describe('parseEnvelope', () => {
   it.each([
     [{ ...ok, page: '1.5' }, '`page` is missing or not a number'],
     [{ ...ok, _embedded: undefined }, '`_embedded.items` is missing or not a list'],
+    [{ ...ok, _embedded: null }, '`_embedded.items` is missing or not a list'],
     [{ ...ok, _embedded: { items: 'x' } }, '`_embedded.items` is missing or not a list'],
     [{ ...ok, pages: 'many' }, '`pages` is missing or not a number'],
     [{ ...ok, page: null }, '`page` is missing or not a number'],
