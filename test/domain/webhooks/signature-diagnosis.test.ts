@@ -85,6 +85,16 @@ describe('diagnoseSignature', () => {
       want: [[true, /"=" padding is missing or wrong.*padded so it matches/]],
     },
     {
+      case: 'base64 with too much "=" padding',
+      received: `${b64('k', BODY)}==`,
+      want: [[true, /"=" padding is missing or wrong.*padded so it matches/]],
+    },
+    {
+      case: 'a stray "=" inside the value is not called a padding mistake',
+      received: `${b64('k', BODY).slice(0, 10)}=${b64('k', BODY).slice(10)}`,
+      want: [],
+    },
+    {
       case: 'base64url with its "=" padding (Python urlsafe_b64encode)',
       secret: 'k2',
       received: url(b64('k2', 'x?>>')),
