@@ -16,7 +16,7 @@ export default {
       'test/api/{retry,retry-after,wording,wording-bodies,wording-words,paginate,client,failure}.test.ts',
       'test/bulk/{limiter,page-walk}.test.ts',
       'test/properties/*.test.ts',
-      'test/domain/webhooks/{signature*,event-list,webhook-url-refusals}.test.ts',
+      'test/domain/webhooks/{signature*,event-list,webhook-url-refusals,delivery}.test.ts',
       'test/rules/{webhook-url,event-names}.test.ts',
       'test/domain/webhooks/sync/*.test.ts',
       'test/text/{sanitize,sanitize-gate}.test.ts',

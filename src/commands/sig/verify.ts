@@ -10,7 +10,7 @@ import {
   likelyCause,
   NO_KNOWN_CAUSE,
   notDiagnosed,
-  signaturesEqual,
+  receivedMatches,
 } from '../../domain/webhooks/signature.js';
 import { renderJsonLine, renderLines } from '../../output/render.js';
 
@@ -24,7 +24,7 @@ export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> 
   const src = await payloadSource(ctx, flags.payloadFile);
   const secret = await requireSecret(ctx, flags.secret, 'to verify');
   const signed = await signPayloadSource(ctx, src, secret);
-  const valid = signaturesEqual(signed.signature, received.trim());
+  const valid = receivedMatches(signed.signature, received);
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const reasons = valid ? [] : diagnoseSignature({ secret, received, payload: signed.body });
   if (json) {

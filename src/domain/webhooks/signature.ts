@@ -20,12 +20,20 @@ export function signaturesEqual(expected: string, received: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/**
+ * Whether a signature value as received (a header, or pasted: whitespace around it is not part
+ * of it) is the expected one.
+ */
+export function receivedMatches(expected: string, received: string): boolean {
+  return signaturesEqual(expected, received.trim());
+}
+
 export function verifySignature(
   secret: string | Uint8Array,
   payload: string | Uint8Array,
   received: string,
 ): boolean {
-  return signaturesEqual(signPayload(secret, payload), received.trim());
+  return receivedMatches(signPayload(secret, payload), received);
 }
 
 /** HMAC-SHA256 of the raw bytes as a Buffer (for hex comparisons in diagnoses). */
@@ -98,12 +106,15 @@ function b64Matches(secret: string, payload: Uint8Array, candidate: string): boo
 }
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+const GITHUB_PREFIX = 'sha256=';
 
-/** base64url (RFC 4648 §5, unpadded) to standard padded base64; undefined if it is not that. */
-function fromBase64Url(value: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(value) || !/[-_]/.test(value)) return undefined;
-  const std = value.replace(/-/g, '+').replace(/_/g, '/');
-  return std + '='.repeat((4 - (std.length % 4)) % 4);
+/**
+ * A value as standard padded base64: base64url's "-" and "_" (RFC 4648 §5) as "+" and "/", and
+ * "=" padding (none, or too much) as the length needs. Anything that is not base64 stays so.
+ */
+function asStandardBase64(value: string): string {
+  const bare = value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  return bare + '='.repeat((4 - (bare.length % 4)) % 4);
 }
 
 /**
@@ -136,7 +147,9 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
     );
   }
 
-  const prefixed = /^sha256=(.+)$/i.exec(received)?.[1];
+  const prefixed = received.toLowerCase().startsWith(GITHUB_PREFIX)
+    ? received.slice(GITHUB_PREFIX.length)
+    : undefined;
   if (prefixed) {
     const ok = matchesBase64(prefixed) || matchesHex(prefixed);
     add(
@@ -162,15 +175,17 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
     );
   }
 
-  const std = fromBase64Url(received);
-  if (std && matchesBase64(std)) {
+  const standard = asStandardBase64(received);
+  if (standard !== received && matchesBase64(standard)) {
     add(
       true,
-      'the signature is base64url ("-" and "_", no padding); the service uses standard base64, and converted it matches',
+      /[-_]/.test(received)
+        ? 'the signature is base64url ("-" and "_" for "+" and "/"); the service uses standard base64, and converted it matches'
+        : 'the signature\'s "=" padding is missing or wrong; the service sends standard base64 padded with "=", and padded so it matches',
     );
   }
 
-  if (received === secret || received === secret.trim()) {
+  if (received === secret.trim()) {
     add(
       false,
       'the signature value is the secret itself: the header carries HMAC-SHA256(secret, body), never the secret',

@@ -173,6 +173,46 @@ describe('sched sig verify', () => {
     });
   });
 
+  it('names a confirmed cause over a mere thing to check that comes before it', async () => {
+    // A secret with a copied newline, used alike on both sides (so trimming it is not the fix),
+    // and a payload saved with a newline that was not signed (which is).
+    const secret = `${SECRET}\n`;
+    const sig = hmac(secret, BODY).toString('base64');
+    const withNewline = Buffer.concat([BODY, Buffer.from('\n')]);
+    const human = await verify(sig, ['--secret', secret], { stdin: withNewline });
+    expect(human.stderr).toMatch(/check: the secret has leading or trailing whitespace/);
+    expect(human.stderr).toMatch(/cause: the payload ends with a newline that was not signed/);
+    const j = await verify(sig, ['--json', '--secret', secret], { stdin: withNewline });
+    expect(JSON.parse(j.stdout)).toEqual({
+      valid: false,
+      reason: expect.stringMatching(/^the payload ends with a newline that was not signed/),
+    });
+  });
+
+  it('checks a payload of up to 16 MiB for common mistakes, and says when one is larger', async () => {
+    const MiB = 1024 * 1024;
+    // Exactly 16 MiB with an unsigned newline: still checked, and the newline named.
+    const atLimit = Buffer.alloc(16 * MiB, 'a');
+    atLimit[atLimit.length - 1] = 0x0a;
+    const signedAt = hmac(SECRET, atLimit.subarray(0, atLimit.length - 1)).toString('base64');
+    const at = await verify(signedAt, ['--json', '--secret', SECRET], { stdin: atLimit });
+    expect(at.code).toBe(1);
+    expect(JSON.parse(at.stdout)).toEqual({
+      valid: false,
+      reason: expect.stringMatching(/^the payload ends with a newline that was not signed/),
+    });
+    // One byte more: not checked, and said so, with --json and without.
+    const over = Buffer.concat([atLimit, Buffer.from('\n')]);
+    const notChecked = `the payload (${16 * MiB + 1} bytes) is over 16 MiB, so it was not checked for common mistakes`;
+    const j = await verify(signedAt, ['--json', '--secret', SECRET], { stdin: over });
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toEqual({ valid: false, reason: notChecked });
+    const human = await verify(signedAt, ['--secret', SECRET], { stdin: over });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe('invalid\n');
+    expect(human.stderr).toContain(notChecked);
+  });
+
   it('says invalid for the wrong secret', async () => {
     const r = await verify(GOOD, ['--secret', 'other', '--payload-file', FIXTURE]);
     expect(r.code).toBe(1);

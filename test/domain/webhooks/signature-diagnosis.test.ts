@@ -9,6 +9,9 @@ const b64 = (secret: string, body: string) =>
 const hex = (secret: string, body: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
 const BODY = '{"event":"meetingScheduled"}';
+const PRETTY = JSON.stringify(JSON.parse(BODY), null, 2);
+/** base64url (RFC 4648 §5): "-" and "_" for "+" and "/". */
+const url = (b64value: string) => b64value.replace(/\+/g, '-').replace(/\//g, '_');
 
 describe('diagnoseSignature', () => {
   it.each([
@@ -39,6 +42,21 @@ describe('diagnoseSignature', () => {
       want: [[true, /"sha256=" prefix.*without the prefix it matches/]],
     },
     {
+      case: 'SHA256= in capitals',
+      received: `SHA256=${b64('k', BODY)}`,
+      want: [[true, /"sha256=" prefix.*without the prefix it matches/]],
+    },
+    {
+      case: 'a value that only contains "sha256=" is not said to have the prefix',
+      received: `hmac-sha256=${b64('k', BODY)}`,
+      want: [],
+    },
+    {
+      case: 'a hex digest followed by more is not called hex',
+      received: `${hex('k', BODY)},t=1700000000`,
+      want: [],
+    },
+    {
       case: 'sha256= with a wrong value',
       received: `sha256=${b64('other', BODY)}`,
       want: [
@@ -54,6 +72,40 @@ describe('diagnoseSignature', () => {
       case: 'Standard Webhooks v1, that does not match',
       received: `v1,${b64('other', BODY)}`,
       want: [[false, /Standard Webhooks.*does not match the raw body either/]],
+    },
+    {
+      // Several space-separated signatures (a secret being rotated): one matching is enough.
+      case: 'Standard Webhooks with several values, the second one matching',
+      received: `v1,${b64('other', BODY)} v1,${b64('k', BODY)}`,
+      want: [[true, /Standard Webhooks.*does match the raw body/]],
+    },
+    {
+      case: 'base64 without its "=" padding',
+      received: b64('k', BODY).replace(/=+$/, ''),
+      want: [[true, /"=" padding is missing or wrong.*padded so it matches/]],
+    },
+    {
+      case: 'base64 with too much "=" padding',
+      received: `${b64('k', BODY)}==`,
+      want: [[true, /"=" padding is missing or wrong.*padded so it matches/]],
+    },
+    {
+      case: 'a stray "=" inside the value is not called a padding mistake',
+      received: `${b64('k', BODY).slice(0, 10)}=${b64('k', BODY).slice(10)}`,
+      want: [],
+    },
+    {
+      case: 'base64url with its "=" padding (Python urlsafe_b64encode)',
+      secret: 'k2',
+      received: url(b64('k2', 'x?>>')),
+      body: 'x?>>',
+      want: [[true, /base64url.*converted it matches/]],
+    },
+    {
+      // JavaScript's "+/".replace("+", "-") replaces the first one only.
+      case: 'base64 half converted to base64url',
+      received: b64('k', BODY).replace('/', '_'),
+      want: [[true, /base64url.*converted it matches/]],
     },
     {
       case: 'base64url',
@@ -105,9 +157,33 @@ describe('diagnoseSignature', () => {
       want: [],
     },
     {
+      case: 'a payload ending in CRLF, signed with another secret',
+      received: b64('other', `${BODY}\r\n`),
+      body: `${BODY}\r\n`,
+      want: [],
+    },
+    {
+      // `jq . body.json` prints a newline the file may lack: the body has lines of its own.
+      case: 'a payload of several lines that lost the signed newline',
+      received: b64('k', `${PRETTY}\n`),
+      body: PRETTY,
+      want: [[true, /signed payload ended with a newline that this one lacks/]],
+    },
+    {
+      case: 'a payload of several lines with an unsigned newline is not called re-serialised',
+      received: b64('k', PRETTY),
+      body: `${PRETTY}\n`,
+      want: [[true, /ends with a newline that was not signed/]],
+    },
+    {
       case: 'pretty-printed JSON',
-      received: b64('k', JSON.stringify(JSON.parse(BODY), null, 2)),
+      received: b64('k', PRETTY),
       want: [[true, /pretty-printed with 2 spaces/]],
+    },
+    {
+      case: 'JSON pretty-printed with 4 spaces',
+      received: b64('k', JSON.stringify(JSON.parse(BODY), null, 4)),
+      want: [[true, /matches this payload pretty-printed with 4 spaces, not its exact bytes/]],
     },
     {
       case: 'a body that is not JSON, signed with another secret',
@@ -133,6 +209,12 @@ describe('diagnoseSignature', () => {
     ]);
     expect(d('k', `sha256=${b64('k', BODY)}`)).toEqual([
       { confirmed: false, reason: expect.stringMatching(/"sha256=" prefix/) },
+    ]);
+    expect(d('k', `v1,${b64('k', BODY)}`)).toEqual([
+      {
+        confirmed: false,
+        reason: expect.stringMatching(/Standard Webhooks.*this service signs the raw body alone$/),
+      },
     ]);
     expect(d('k\n', b64('k', BODY))).toEqual([
       { confirmed: false, reason: expect.stringMatching(/whitespace.*does not make it match/) },
