@@ -97,7 +97,8 @@ const SGR_PLAIN = new Set([
 function allowedSgr(seq: string): boolean {
   const m = SGR.exec(seq);
   if (!m) return false;
-  const params = m[1] === '' ? [0] : m[1]!.split(';').map(Number);
+  // An empty parameter is 0 (ECMA-48): ESC[m and ESC[;1m are plain.
+  const params = m[1]!.split(';').map(Number);
   for (let i = 0; i < params.length; i++) {
     const p = params[i]!;
     if (p === 38 || p === 48) {
@@ -105,7 +106,7 @@ function allowedSgr(seq: string): boolean {
       const kind = params[i + 1];
       const n = kind === 5 ? 1 : kind === 2 ? 3 : -1;
       if (n < 0 || i + 1 + n >= params.length) return false;
-      for (let k = i + 2; k <= i + 1 + n; k++) if (!(params[k]! <= 255)) return false;
+      for (let k = i + 2; k <= i + 1 + n; k++) if (params[k]! > 255) return false;
       i += 1 + n;
     } else if (!SGR_PLAIN.has(p)) {
       return false;
@@ -135,13 +136,12 @@ export function sanitizeTerminal(text: string, policy: TerminalPolicy): string {
   return input.replace(GATE, (tok) => {
     const c = tok.charCodeAt(0);
     if (c === 0x1b) {
-      if (tok.length > 2 && tok[1] === '[') {
-        if (policy.color && allowedSgr(tok)) return tok;
-        if (policy.redraw && tok === '\x1b[K') return tok;
-      }
+      // Only a whole CSI token can be either of these.
+      if (policy.color && allowedSgr(tok)) return tok;
+      if (policy.redraw && tok === '\x1b[K') return tok;
       return '';
     }
-    if (tok === '\r\n' || tok === '\n') return tok;
+    if (tok === '\r\n') return tok; // a lone LF is never a token
     if (tok === '\r') return policy.redraw ? tok : '';
     if (c < 0x20) return '';
     if (c === 0x200c || c === 0x200d) return tok; // ZWNJ, ZWJ: ordinary text

@@ -15,6 +15,14 @@ describe('sanitizeTerminal', () => {
     ['a title, ended by ST', 'x\x1b]0;t\x1b\\y', plain, 'xy'],
     ['an unterminated OSC ends at the line end', 'x\x1b]0;title\nnext', plain, 'x\nnext'],
     ['cursor moves, a reset, a lone ESC', 'a\x1b[1Ab\x1bc\x1b', plain, 'ab'],
+    ['an OSC cut off at the end of a write goes whole', 'x\x1b]52;c;aGk=', plain, 'x'],
+    [
+      'a charset switch goes whole, the text after a reset stays',
+      'a\x1b(Bb\x1bcd e',
+      plain,
+      'abd e',
+    ],
+    ['an escape cut before its final byte leaves nothing', 'a\x1b(\nb\x1b(', plain, 'a\nb'],
     ['a lone CR (overwrites the line)', 'safe\revil', plain, 'safeevil'],
     ['C0 controls', 'a\x00b\x07c\x08d', plain, 'abcd'],
     [
@@ -45,6 +53,18 @@ describe('sanitizeTerminal', () => {
     ],
     ['colour on: a bare reset (no parameters) stays', 'a\x1b[mb', colour, 'a\x1b[mb'],
     [
+      'colour on: the first and last of the 256 colours stay',
+      '\x1b[38;5;255ma\x1b[48;5;0mb',
+      colour,
+      '\x1b[38;5;255ma\x1b[48;5;0mb',
+    ],
+    [
+      'colour on: an unknown colour kind goes, with what follows it (hidden, blink)',
+      '\x1b[38;7;8;5;1mx\x1b[48;3;8;5;1my',
+      colour,
+      'xy',
+    ],
+    [
       'colour on: an extended colour that is malformed goes',
       // a value over 255, too few values, an unknown colour kind
       '\x1b[38;5;300ma\x1b[48;2;1;2mb\x1b[38;7;1mc\x1b[38md',
@@ -68,6 +88,12 @@ describe('sanitizeTerminal', () => {
       sanitizeTerminal('\r[==> ] 1/2\x1b[K\n', { color: false, oneLine: true, redraw: true }),
     ).toBe('\r[==> ] 1/2\x1b[K ');
     expect(sanitizeTerminal('\x1b[2K\x1b[1A', { color: false, redraw: true })).toBe('');
+  });
+
+  it('redraw: a vertical tab or form feed becomes a space, the letter V stays', () => {
+    const io = createBufferIO({ tty: false });
+    io.errRaw('\rVerifying\v1/2\f\x1b[K');
+    expect(io.stderrText()).toBe('\rVerifying 1/2 \x1b[K');
   });
 
   it('never changes JSON data: every character survives a round trip', () => {

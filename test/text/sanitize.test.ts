@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeCell, sanitizeCsvField } from '../../src/text/sanitize.js';
+import { removeInvisible, sanitizeCell, sanitizeCsvField } from '../../src/text/sanitize.js';
 import { csvField, csvRecord } from '../../src/output/csv.js';
 
 describe('sanitizeCell', () => {
@@ -19,6 +19,11 @@ describe('sanitizeCell', () => {
     expect(sanitizeCell('\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\')).toBe('click');
     expect(sanitizeCell('ok\x1b]52;c;ZXZpbA==')).toBe('ok');
     expect(sanitizeCell('a\x9d0;t\x9cb')).toBe('ab');
+  });
+
+  it('removes an OSC whose text holds spaces or line breaks whole, not just its start', () => {
+    expect(sanitizeCell('\x1b]0;my meeting title\x07name')).toBe('name');
+    expect(sanitizeCell('\x1b]8;;https://evil.example/a b\nc\x1b\\click')).toBe('click');
   });
 
   it('removes other escapes, DCS strings and a lone ESC', () => {
@@ -43,6 +48,22 @@ describe('sanitizeCsvField', () => {
   it('keeps tabs and line breaks (normalised to LF) but strips escapes and lone CRs', () => {
     expect(sanitizeCsvField('a\tb\r\nc\rd\ne')).toBe('a\tb\nc\nd\ne');
     expect(sanitizeCsvField('\x1b[31mred\x1b[0m\x00\x7f')).toBe('red');
+  });
+
+  it('turns a vertical tab or form feed into a space, and leaves the letter V alone', () => {
+    expect(sanitizeCsvField('Vote\vnow\fplease')).toBe('Vote now please');
+  });
+
+  it('drops bidi overrides and invisible characters, keeps the joiners', () => {
+    expect(sanitizeCsvField('abc\u202edcba\u200bx\u2066y\u2069')).toBe('abcdcbaxy');
+    expect(sanitizeCsvField('👩\u200d💻\u200c')).toBe('👩\u200d💻\u200c');
+  });
+});
+
+describe('removeInvisible (TAB completion candidates)', () => {
+  it('drops bidi overrides and invisible characters, keeps the text and the joiners', () => {
+    expect(removeInvisible('ad\u202enim\u2066x\u2069\u200b\ufeff')).toBe('adnimx');
+    expect(removeInvisible('intro-call 👩\u200d💻\u200c')).toBe('intro-call 👩\u200d💻\u200c');
   });
 });
 
