@@ -1,8 +1,8 @@
 // The --all walk's limiter: a page still waiting for its turn when the run is stopped fails as
 // the interruption it is, with the exit code of the signal that stopped it.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adaptivePageLimiter } from '../../src/bulk/page-walk.js';
-import { Interrupted } from '../../src/errors.js';
+import { ApiError, Interrupted } from '../../src/errors.js';
 
 describe('adaptivePageLimiter', () => {
   it.each([
@@ -22,5 +22,31 @@ describe('adaptivePageLimiter', () => {
     expect((e as Interrupted).exitCode).toBe(exit);
     release();
     await first.catch(() => undefined);
+  });
+
+  describe('on the real clock', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('Ctrl-C while a 429 pause runs leaves no timer behind: the process exits at once', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'Date'] });
+      const limiter = await adaptivePageLimiter(2);
+      const ac = new AbortController();
+      const read = limiter.run(
+        async (a) => {
+          a.onRateLimit!({ method: 'GET', path: '/event_types', retryAfterMs: 15_000, attempt: 1 });
+          throw new ApiError('rate limited', { status: 429 });
+        },
+        { signal: ac.signal, requestSignal: ac.signal, priority: 0 },
+      );
+      const caught = read.catch((e: unknown) => e);
+      // The page waits to be read again once the pause is over.
+      await vi.advanceTimersByTimeAsync(10);
+      expect(vi.getTimerCount()).toBe(1);
+      ac.abort('SIGINT');
+      expect(await caught).toBeInstanceOf(Interrupted);
+      expect(vi.getTimerCount()).toBe(0);
+    });
   });
 });
