@@ -1,0 +1,57 @@
+// Masking (src/mask.ts), the rule the output gate applies to everything a user sees: each
+// secret is replaced by "****" in every form a server or receiver may echo it in, short
+// "secrets" are left alone (they would mask ordinary words), and the longest match goes first.
+import { describe, expect, it } from 'vitest';
+import { masker } from '../src/mask.js';
+
+// A secret with a quote, a space, a slash and an apostrophe: every encoding differs from it.
+const S = `wh'sec "x" a/b`;
+
+describe('masker: every form of a secret is masked', () => {
+  const mask = masker([S]);
+  it.each([
+    ['as given', `secret=${S}.`, 'secret=****.'],
+    ['inside a JSON string', `{"secret":"wh'sec \\"x\\" a/b"}`, '{"secret":"****"}'],
+    ['percent-encoded', `?s=wh'sec%20%22x%22%20a%2Fb&n=1`, '?s=****&n=1'],
+    ['percent-encoded, lower-case hex', `?s=wh'sec%20%22x%22%20a%2fb&n=1`, '?s=****&n=1'],
+    ['as a form value ("+" for spaces)', `s=wh%27sec+%22x%22+a%2Fb&n=1`, 's=****&n=1'],
+    ['as a URL parser writes a query', `GET /hook?wh%27sec%20%22x%22%20a/b`, 'GET /hook?****'],
+    ['as a URL parser writes a path', `GET /wh'sec%20%22x%22%20a/b`, 'GET /****'],
+  ])('%s', (_how, text, shown) => {
+    expect(mask(text)).toBe(shown);
+  });
+
+  it('non-ASCII, raw, JSON-escaped as-is and as \\uXXXX', () => {
+    const m = masker(['clé-secrète']);
+    expect(m('raw clé-secrète, ascii "cl\\u00e9-secr\\u00e8te".')).toBe('raw ****, ascii "****".');
+  });
+
+  it('a secret that cannot be percent-encoded (a lone surrogate) is still masked as given', () => {
+    const odd = 'abc\ud800def';
+    expect(masker([odd])(`got ${odd}!`)).toBe('got ****!');
+  });
+});
+
+describe('masker: what is not masked', () => {
+  it('secrets shorter than 4 characters, and absent ones, leave the text as it is', () => {
+    const m = masker([undefined, 'abc', undefined]);
+    expect(m('abc abcd')).toBe('abc abcd');
+  });
+
+  it('a short secret is not masked in its longer encodings either', () => {
+    const m = masker(['a b', 'k3y!']);
+    expect(m('a b, a%20b, a+b, k3y!')).toBe('a b, a%20b, a+b, ****');
+  });
+});
+
+describe('masker: the longest first', () => {
+  it('a secret inside a longer one does not leave the rest of the longer one visible', () => {
+    const m = masker(['abcd', 'abcdefgh']);
+    expect(m('key abcdefgh, secret abcd')).toBe('key ****, secret ****');
+  });
+
+  it('two secrets in one text are both masked', () => {
+    const m = masker(['first-secret', 'second-secret']);
+    expect(m('first-secret then second-secret')).toBe('**** then ****');
+  });
+});
