@@ -21,7 +21,7 @@ export default {
       'test/domain/webhooks/sync/*.test.ts',
       'test/text/{sanitize,sanitize-gate}.test.ts',
       'test/mask.test.ts',
-      'test/security/{mask-before-cut,output-gate}.test.ts',
+      'test/security/mask-before-cut.test.ts',
       'test/io/stream-io.test.ts',
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
