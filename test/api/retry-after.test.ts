@@ -16,16 +16,27 @@ describe('Retry-After', () => {
     ['Wed, 01 Jan 2025 00:00:10 GMT', 10_000],
     ['Wednesday, 01-Jan-25 00:00:10 GMT', 10_000],
     ['Tue, 31 Dec 2024 23:59:00 GMT', 0],
+    // asctime, the third form RFC 9110 allows: a day name with no comma.
+    ['Wed Jan  1 00:00:10 2025', 10_000],
   ])('%j waits %i ms', (value, ms) => {
     expect(parseRetryAfter(value, NOW)).toBe(ms);
   });
 
-  it.each(['', 'soon', 'in 5', '-1', '5x', 'x5', '1.x', '1.', '5 seconds', 'Someday'])(
-    '%j is unreadable',
-    (value) => {
-      expect(parseRetryAfter(value, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'soon',
+    'in 5',
+    '-1',
+    '5x',
+    'x5',
+    '1.x',
+    '1.',
+    '5 seconds',
+    'Someday',
+    'at Wed, 01 Jan 2025 00:00:10 GMT',
+  ])('%j is unreadable', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
 
   it('absent is undefined', () => {
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
