@@ -34,6 +34,7 @@ describe('Retry-After', () => {
     '5 seconds',
     'Someday',
     'at Wed, 01 Jan 2025 00:00:10 GMT',
+    'Mon, someday',
   ])('%j is unreadable', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
   });
