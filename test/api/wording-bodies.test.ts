@@ -15,11 +15,14 @@ describe('serverMessage', () => {
     ['a blank message skipped', '{"message":"  ","detail":"the detail"}', {}, 'the detail'],
     ['a nested error object', '{"error":{"message":"nested"}}', {}, 'nested'],
     ['hydra:description', '{"hydra:description":"api platform"}', {}, 'api platform'],
+    ['a problem+json title', '{"type":"about:blank","title":"Not Found"}', {}, 'Not Found'],
     ['no known key', '{"code":7}', {}, undefined],
     ['a JSON array', '[1,2]', {}, undefined],
     ['JSON null', 'null', {}, undefined],
     ['an HTML title', '<html><title>Bad <b>Gateway</b></title></html>', html, 'Bad Gateway'],
     ['an HTML h1 without title', '<html><body><h1>Oops</h1></body></html>', {}, 'Oops'],
+    ['an h1 with attributes', '<html><body><h1 class="big">Oops</h1></body></html>', {}, 'Oops'],
+    ['HTML after blank lines, untyped', '\n  <html><body><h1>Oops</h1></body></html>', {}, 'Oops'],
     ['HTML with neither', '<html><body>x</body></html>', html, undefined],
     ['an HTML title of tags only', '<title><b></b></title>', html, undefined],
     ['plain text', 'service\u0007 down', { 'content-type': 'text/plain' }, 'service down'],
@@ -33,6 +36,7 @@ describe('serverMessage', () => {
     expect(m).toHaveLength(200);
     expect(m?.endsWith('…')).toBe(true);
     expect(clean('abc', 2)).toBe('a…');
+    expect(clean('abc', 3)).toBe('abc');
   });
 });
 
