@@ -13,7 +13,7 @@ interface Terminals {
  * Why nothing can be asked, for an error that says what to give instead: --no-input, or which
  * stream is not a terminal (stdout first: `> file` is the usual reason).
  */
-export function whyNoPrompt(io: Terminals, input: boolean): string {
+function whyNoPrompt(io: Terminals, input: boolean): string {
   if (!input) return '--no-input was given';
   if (!io.stdoutIsTTY) return 'stdout is not a terminal (it goes to a file or a pipe)';
   if (!io.stdinIsTTY) return 'stdin is not a terminal';

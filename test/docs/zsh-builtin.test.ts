@@ -1,9 +1,9 @@
 // README, "Install": zsh has a builtin called `sched` that runs instead of ours, and
 // `disable sched` (in ~/.zshrc) gives the name back. Checked in a real zsh, with our `sched`
 // first on PATH, so the advice stays true. Skipped, with a message, where zsh is absent.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtemp, readFile, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ if (!hasZsh) console.warn('zsh not found: the zsh builtin check is skipped');
 describe.skipIf(!hasZsh)('zsh and its `sched` builtin', async () => {
   const bin = await mkdtemp(join(tmpdir(), 'sched-zsh-'));
   await symlink(join(root, 'bin', 'sched.js'), join(bin, 'sched'));
+  afterAll(() => rm(bin, { recursive: true, force: true }));
   const zsh = (script: string) =>
     execa('zsh', ['-fc', script], {
       reject: false,
