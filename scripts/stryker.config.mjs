@@ -3,7 +3,7 @@
 // tests in scripts/vitest.mutation.config.mjs. The TypeScript checker drops mutants that do not
 // compile. Incremental: reports/stryker-incremental.json keeps the last results, so a re-run
 // only tests the mutants whose code or tests changed (`npm run mutation -- --force` redoes all).
-// The HTML and JSON reports go to reports/ (git-ignored); the per-module scores are in README.
+// The HTML and JSON reports go to reports/ (git-ignored); the per-module scores are in docs/quality.md.
 // One module: `npm run mutation -- --mutate src/api/retry.ts`.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

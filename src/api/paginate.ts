@@ -14,7 +14,7 @@ import type { RateLimitOwner } from './client.js';
 export const ALL_PAGES_LIMIT = 50;
 export const DEFAULT_PAGE_CONCURRENCY = 4;
 /**
- * The most pages one walk reads (documented in the README): a first page announcing more is
+ * The most pages one walk reads (documented in docs/links.md): a first page announcing more is
  * refused before any other request, so a server claiming a billion pages cannot keep a walk
  * going. 10,000 pages of 50 is half a million items.
  */

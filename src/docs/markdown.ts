@@ -94,6 +94,14 @@ function indexMarkdown(ref: Reference): string {
         .join('\n') +
       '\n',
     `## Global options\n\nAccepted before or after any command.\n\n${optionTable(ref.globalOptions)}`,
+    '## Guides\n\n' +
+      '- [Scripting](scripting.md): JSON, NDJSON, CSV, `--quiet`, piped tables, `sched api`\n' +
+      '- [CI](ci.md): declarative webhooks with `sched webhooks sync`, a GitHub Actions job\n' +
+      '- [Single-use links](links.md): for support staff, one or many, a pick list\n' +
+      '- [Webhook development](webhooks.md): listen, forward, record and replay, signatures\n' +
+      '- [The sandbox](sandbox.md): bookings, the console, faults, seeded runs, the library\n' +
+      '- [Configuration](configuration.md): profiles, environment, network, shell completion\n' +
+      '- [Quality](quality.md): the reliability suite, coverage, mutation testing, speed\n',
     '## More\n\n' +
       '- [Environment variables](environment.md)\n' +
       '- [Exit codes](exit-codes.md)\n' +

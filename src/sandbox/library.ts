@@ -3,7 +3,7 @@
 // `sched sandbox` (which starts through this same function) and adds what an invitee does on
 // the service — book a link, cancel, reschedule — as calls that resolve once the deliveries
 // they caused are settled. It loads nothing of the CLI: node built-ins and the sandbox only.
-// README: "Testing your webhook handler with the sandbox".
+// docs/sandbox.md: "Testing your webhook handler with the sandbox".
 import type { EventName, Meeting } from '../api/types.js';
 import { DEFAULT_RETRY_DELAYS_MS, type DeliveryRecord } from './deliveries.js';
 import { HttpError, type SandboxErrorReason } from './http.js';

@@ -186,7 +186,7 @@ describe('the installed sched', () => {
   });
 });
 
-/** A user's own test of their webhook handler, as README's "Testing your webhook handler". */
+/** A user's own test of their webhook handler, as docs/sandbox.md's "Testing your webhook handler". */
 const USER_TEST = `
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,6 +1,7 @@
 // Every example in docs/commands/*.md runs as written, as the README's are run in readme.test.ts:
 // each page's `$ ` lines run in order in one bash (`set -euo pipefail`), against a fresh sandbox
-// (its 127.0.0.1:4010 replaced by the sandbox's address, as the README test does), in an empty
+// (its 127.0.0.1:4010 replaced by the sandbox's address, and the readable ports the examples'
+// servers use — 4020, 4021, 3000 — by free ones, as the README test does), in an empty
 // directory that is also $HOME, logged in to the sandbox as the profiles `default` and `staging`.
 // An example that needs a file, a meeting or a receiver shows how to make it on a line before.
 //
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/run.js';
+import { portWasTaken, withFreeExamplePorts } from '../helpers/ports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pagesDir = join(root, 'docs', 'commands');
@@ -98,15 +100,22 @@ async function runPage(lines: string[]) {
     );
     expect(login.exitCode, login.stderr).toBe(0);
   }
-  const script =
-    PRELUDE + lines.map(scriptLine).join('\n').replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
-  return execa('bash', ['-c', script], {
-    cwd: dir,
-    env,
-    extendEnv: false,
-    reject: false,
-    timeout: 60_000,
-  });
+  for (let attempt = 1; ; attempt++) {
+    const script =
+      PRELUDE +
+      (await withFreeExamplePorts(lines.map(scriptLine).join('\n'))).replaceAll(
+        '127.0.0.1:4010',
+        `127.0.0.1:${port}`,
+      );
+    const r = await execa('bash', ['-c', script], {
+      cwd: dir,
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    if (r.exitCode === 0 || attempt === 3 || !portWasTaken(r.stderr)) return r;
+  }
 }
 
 describe('docs/commands examples', () => {

@@ -1,6 +1,7 @@
-// Every command the README shows is run here, so the docs cannot rot: each ```sh block runs in
-// bash against a fresh sandbox (its 127.0.0.1:4010 replaced by the sandbox's address), and every
-// `sched <command>` shown anywhere else must be covered by a named test file.
+// Every command the README and the guides in docs/ show is run here, so the docs cannot rot: each
+// ```sh block runs in bash against a fresh sandbox (its 127.0.0.1:4010 replaced by the sandbox's
+// address, and the readable ports of the servers an example starts — 4020, 4021, 3000 — by
+// free ones), and every `sched <command>` shown anywhere else must be covered by a named test.
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
@@ -11,8 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { shellHome } from '../helpers/run.js';
 
+import { portWasTaken, withFreeExamplePorts } from '../helpers/ports.js';
+import { unavailable } from '../helpers/skip.js';
+import { GUIDES } from './guides.js';
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const readme = await readFile(join(root, 'README.md'), 'utf8');
+const pages = await Promise.all(
+  GUIDES.map(async (page) => ({ page, md: await readFile(join(root, page), 'utf8') })),
+);
 
 interface Block {
   lang: string;
@@ -71,7 +78,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   help: 'test/cli.test.ts',
 };
 
-/** What some examples must print, beyond succeeding (the comments in the README promise it). */
+/** What some examples must print, beyond succeeding (the comments in the pages promise it). */
 const EXPECTED_OUTPUT: Array<[marker: string, stdout: RegExp]> = [
   ['deliveries.ndjson', /meetingScheduled valid\nmeetingScheduled missing/],
   ['events replay capture.ndjson', /^line 1 {2}meetingScheduled [0-9a-f-]{36} {2}204 No Content in \d+ ms$/m],
@@ -81,7 +88,6 @@ const EXPECTED_OUTPUT: Array<[marker: string, stdout: RegExp]> = [
   ['auth status', /"valid":true/],
 ];
 
-const shBlocks = codeBlocks(readme).filter((b) => b.lang === 'sh');
 let sandbox: TestSandbox | undefined;
 let dir: string | undefined;
 
@@ -92,67 +98,73 @@ afterEach(async () => {
   dir = undefined;
 });
 
-describe('README', () => {
-  it('has runnable examples', () => {
-    expect(shBlocks.length).toBeGreaterThanOrEqual(6);
-  });
-
-  it('covers every command it shows, by running it here or in a named test', () => {
-    const run = new Set(shBlocks.flatMap((b) => commandPaths(b.code)));
-    const shown = new Set(codeBlocks(readme).flatMap((b) => commandPaths(b.code)));
-    for (const path of shown) {
-      if (run.has(path)) continue;
-      const elsewhere = COVERED_ELSEWHERE[path];
-      expect(elsewhere, `README shows "sched ${path}" but no test runs it`).toBeDefined();
-      expect(existsSync(join(root, elsewhere!)), elsewhere).toBe(true);
-    }
-  });
-
-  /** Runs shell code in bash as a reader would, `sched` on the PATH, against the sandbox. */
-  async function runShell(code: string, timeout = 30_000) {
+/** Runs shell code in bash as a reader would, `sched` on the PATH, against the sandbox. */
+async function runShell(code: string, timeout = 30_000) {
+  for (let attempt = 1; ; attempt++) {
     sandbox = await startTestSandbox();
     dir = await mkdtemp(join(tmpdir(), 'sched-readme-'));
     const env = await shellHome(dir);
     const port = new URL(sandbox.baseUrl).port;
     const script =
       "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" +
-      code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
-    return execa('bash', ['-c', script], {
+      (await withFreeExamplePorts(code)).replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`);
+    const r = await execa('bash', ['-c', script], {
       cwd: dir,
       env,
       extendEnv: false,
       reject: false,
       timeout,
     });
+    if (r.exitCode === 0 || attempt === 3 || !portWasTaken(r.stderr)) return r;
+    await sandbox.close();
+    await rm(dir, { recursive: true, force: true });
   }
+}
 
-  const toolsOf = (code: string) =>
-    ['jq', 'openssl'].filter((t) => new RegExp(`\\b${t}\\b`).test(code));
-  const missingOf = (tools: string[]) =>
-    tools.filter((t) => !process.env.PATH?.split(':').some((p) => existsSync(join(p, t))));
+const toolsOf = (code: string) =>
+  ['jq', 'openssl'].filter((t) => new RegExp(`\\b${t}\\b`).test(code));
+const missingOf = (tools: string[]) =>
+  tools.filter((t) => !process.env.PATH?.split(':').some((p) => existsSync(join(p, t))));
+const notInstalled = (code: string) => {
+  const missing = missingOf(toolsOf(code));
+  return missing.length > 0 && `${missing.join(', ')} not installed`;
+};
 
-  for (const [i, block] of shBlocks.entries()) {
-    const title = `example ${i + 1} (README line ${block.line}): ${commandPaths(block.code).slice(0, 4).join(', ')}`;
-    const missing = missingOf(toolsOf(block.code));
-    it.skipIf(missing.length > 0)(
-      missing.length > 0 ? `${title} — skipped: ${missing.join(', ')} not installed` : title,
-      async () => {
-        const r = await runShell(block.code);
-        expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
-        expect(r.stderr).not.toMatch(/\n\s+at /);
-        expect(r.stderr).not.toMatch(/unexpected failure/);
-        for (const [marker, stdout] of EXPECTED_OUTPUT) {
-          if (block.code.includes(marker)) expect(r.stdout, marker).toMatch(stdout);
-        }
-      },
-      40_000,
-    );
-  }
+describe('the README and the guides', () => {
+  it('the README links to every guide, and docs/README.md indexes them', async () => {
+    const readme = pages.find((p) => p.page === 'README.md')!.md;
+    const index = await readFile(join(root, 'docs', 'README.md'), 'utf8');
+    for (const page of GUIDES.filter((p) => p !== 'README.md')) {
+      expect(readme, page).toContain(`](${page})`);
+      expect(index, page).toContain(`](${page.slice('docs/'.length)})`);
+    }
+  });
+
+  it('the README stays short: a newcomer reads it in ten minutes', () => {
+    const readme = pages.find((p) => p.page === 'README.md')!.md;
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it('have runnable examples', () => {
+    expect(pages.flatMap((p) => codeBlocks(p.md).filter((b) => b.lang === 'sh')).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('cover every command they show, by running it here or in a named test', () => {
+    const blocks = pages.flatMap((p) => codeBlocks(p.md));
+    const run = new Set(blocks.filter((b) => b.lang === 'sh').flatMap((b) => commandPaths(b.code)));
+    const shown = new Set(blocks.flatMap((b) => commandPaths(b.code)));
+    for (const path of shown) {
+      if (run.has(path)) continue;
+      const elsewhere = COVERED_ELSEWHERE[path];
+      expect(elsewhere, `the docs show "sched ${path}" but no test runs it`).toBeDefined();
+      expect(existsSync(join(root, elsewhere!)), elsewhere).toBe(true);
+    }
+  });
 
   it('the completion install lines work in a fresh home (the directories may not exist yet)', async () => {
-    // Each line as shown (Install and Shell completion), zsh's aside: its directory is $fpath's.
-    const lines = readme
-      .split('\n')
+    // Each line as shown (README's Install, docs/configuration.md), zsh's aside: its directory is $fpath's.
+    const lines = pages
+      .flatMap((p) => p.md.split('\n'))
       .filter((l) => /sched completion (bash|fish) >/.test(l))
       .map((l) => l.replace(/\s+#.*$/, ''));
     expect(lines.length).toBeGreaterThanOrEqual(2);
@@ -167,31 +179,54 @@ describe('README', () => {
       sandbox = undefined;
     }
   });
-
-  // A reader runs the sections one after another in one shell, against one sandbox: webhooks
-  // one section made must not be left for the next, where the sandbox would try to deliver to
-  // their example URLs (DNS errors, retries) while the reader books a link.
-  const all = shBlocks.map((b) => b.code).join('\n');
-  const missingAll = missingOf(toolsOf(all));
-  it.skipIf(missingAll.length > 0)(
-    'run in order in one shell, each section leaves no webhook behind for the next',
-    async () => {
-      const marks = shBlocks.map(
-        (b, i) => `${b.code}\necho "after example ${i + 1}: $(sched webhooks ls --json)"\n`,
-      );
-      // Every section in turn: the sum of their times, with room for a loaded machine.
-      const r = await runShell(marks.join('\n'), 110_000);
-      expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
-      const after = [...r.stdout.matchAll(/^after example (\d+): (.*)$/gm)];
-      expect(after).toHaveLength(shBlocks.length);
-      for (const [, n, list] of after) expect(JSON.parse(list!), `after example ${n}`).toEqual([]);
-    },
-    120_000,
-  );
 });
 
-describe("README's library example", () => {
-  const js = codeBlocks(readme).filter((b) => b.lang === 'js' && b.code.includes("'sched/sandbox'"));
+for (const { page, md } of pages) {
+  const shBlocks = codeBlocks(md).filter((b) => b.lang === 'sh');
+  if (shBlocks.length === 0) continue;
+  describe(page, () => {
+    for (const [i, block] of shBlocks.entries()) {
+      const title = `example ${i + 1} (line ${block.line}): ${commandPaths(block.code).slice(0, 4).join(', ')}`;
+      it.skipIf(unavailable(notInstalled(block.code)))(
+        title,
+        async () => {
+          const r = await runShell(block.code);
+          expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
+          expect(r.stderr).not.toMatch(/\n\s+at /);
+          expect(r.stderr).not.toMatch(/unexpected failure/);
+          for (const [marker, stdout] of EXPECTED_OUTPUT) {
+            if (block.code.includes(marker)) expect(r.stdout, marker).toMatch(stdout);
+          }
+        },
+        40_000,
+      );
+    }
+
+    // A reader runs a page's sections one after another in one shell, against one sandbox:
+    // webhooks one section made must not be left for the next, where the sandbox would try to
+    // deliver to their example URLs (DNS errors, retries) while the reader books a link.
+    if (shBlocks.length < 2) return;
+    const all = shBlocks.map((b) => b.code).join('\n');
+    it.skipIf(unavailable(notInstalled(all)))(
+      'run in order in one shell, each section leaves no webhook behind for the next',
+      async () => {
+        const marks = shBlocks.map(
+          (b, i) => `${b.code}\necho "after example ${i + 1}: $(sched webhooks ls --json)"\n`,
+        );
+        // Every section in turn: the sum of their times, with room for a loaded machine.
+        const r = await runShell(marks.join('\n'), 110_000);
+        expect(r.exitCode, `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
+        const after = [...r.stdout.matchAll(/^after example (\d+): (.*)$/gm)];
+        expect(after).toHaveLength(shBlocks.length);
+        for (const [, n, list] of after) expect(JSON.parse(list!), `after example ${n}`).toEqual([]);
+      },
+      120_000,
+    );
+  });
+}
+
+describe("docs/sandbox.md's library example", () => {
+  const js = pages.flatMap((p) => codeBlocks(p.md)).filter((b) => b.lang === 'js' && b.code.includes("'sched/sandbox'"));
 
   it('is there', () => {
     expect(js).toHaveLength(1);

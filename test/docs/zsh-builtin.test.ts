@@ -1,4 +1,4 @@
-// README, "Install": zsh has a builtin called `sched` that runs instead of ours, and
+// README, "Install" (and docs/configuration.md, completion): zsh has a builtin called `sched` that runs instead of ours, and
 // `disable sched` (in ~/.zshrc) gives the name back. Checked in a real zsh, with our `sched`
 // first on PATH, so the advice stays true. Skipped, with a message, where zsh is absent.
 import { afterAll, describe, expect, it } from 'vitest';

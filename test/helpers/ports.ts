@@ -48,3 +48,41 @@ export async function onSomePort<T>(
   }
   throw new Error(`${tries} random ports in a row were in use`);
 }
+
+/** Whether connecting to 127.0.0.1:port is refused (nothing listens there now). */
+function isRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+}
+
+/** The fixed ports the docs' examples show for the servers they start (listeners, an app). */
+export const EXAMPLE_PORTS = [4020, 4021, 3000] as const;
+
+/**
+ * Shell code from the docs with each readable port of EXAMPLE_PORTS replaced by a random one
+ * that nothing listens on now, so an example never sends to a server the test did not start.
+ * The caller retries with new ports when a server it starts finds its port taken meanwhile
+ * (`exampleRetry`).
+ */
+export async function withFreeExamplePorts(code: string): Promise<string> {
+  const chosen = new Map<number, number>();
+  for (const fixed of EXAMPLE_PORTS) {
+    let port = randomPort();
+    while ([...chosen.values()].includes(port) || !(await isRefused(port))) port = randomPort();
+    chosen.set(fixed, port);
+  }
+  // A port after a host (`127.0.0.1:4020`, `localhost:3000`), `--port 4020`, or `.listen(3000`.
+  const re = /(?<=(?:127\.0\.0\.1:|localhost:|--port |\.listen\())(4020|4021|3000)\b/g;
+  return code.replace(re, (m) => String(chosen.get(Number(m))));
+}
+
+/** Whether a run failed because a server it started found its port taken: try other ports. */
+export function portWasTaken(stderr: string): boolean {
+  return /already in use|EADDRINUSE/.test(stderr);
+}

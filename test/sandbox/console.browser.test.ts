@@ -6,7 +6,7 @@
 //
 // Without a browser the tests are skipped with a one-line note. On a failure a screenshot is
 // kept in .tmp/console-screenshots/. SCHED_CONSOLE_SCREENSHOT=<file> writes the screenshot the
-// README shows (npm run screenshot).
+// docs/sandbox.md shows (npm run screenshot).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,7 +197,7 @@ describe.skipIf(!HAVE_BROWSER)('the console in a browser', () => {
       await page.getByLabel('Filter by webhook').selectOption('');
 
       if (process.env.SCHED_CONSOLE_SCREENSHOT) {
-        await delivery.locator('summary').click(); // the README shows the list closed but one
+        await delivery.locator('summary').click(); // the picture shows the list closed but one
         await cancelled.locator('summary').click();
         await page.locator('#log').scrollIntoViewIfNeeded();
         await page.screenshot({ path: process.env.SCHED_CONSOLE_SCREENSHOT, fullPage: true });

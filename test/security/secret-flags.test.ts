@@ -1,9 +1,10 @@
 // Issue 16, point 7: a --secret value on the command line is visible to other users (`ps`,
 // /proc/<pid>/cmdline) for as long as the process runs. The flag stays (the contract has it),
-// but its help says so, and no example — in --help or the README — teaches it with a value.
+// but its help says so, and no example — in --help, the README or a guide — teaches it with a value.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { runSched, spawnSched } from '../helpers/run.js';
+import { GUIDES } from '../docs/guides.js';
 
 const COMMANDS = [
   ['webhooks', 'listen'],
@@ -48,8 +49,10 @@ describe('7. --secret is visible to other users', () => {
     }
   });
 
-  it('the README examples use SCHED_WEBHOOK_SECRET or the prompt, not --secret <value>', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('the README and guide examples use SCHED_WEBHOOK_SECRET or the prompt, not --secret <value>', () => {
+    const readme = GUIDES.map((p) =>
+      readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8'),
+    ).join('\n');
     const code = [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n');
     const offending = code.split('\n').filter((l) => SECRET_WITH_VALUE.test(l));
     expect(offending).toEqual([]);
