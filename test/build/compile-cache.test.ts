@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { enableCompileCache } from '../../src/compile-cache.js';
 import { spawnSched } from '../helpers/run.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 const HAS_CACHE = Number(process.versions.node.split('.')[0]) >= 22;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sched-compile-cache-'));
@@ -74,7 +75,7 @@ describe('enableCompileCache', () => {
   });
 
   // Issue 20: compiled code from a directory someone else can write would run as this user.
-  it.runIf(process.platform !== 'win32')(
+  it.skipIf(runsElsewhere(process.platform === 'win32' && 'Windows: no POSIX file modes'))(
     'a cache directory writable by others is not used (as the config directory)',
     () => {
       const xdg = fs.mkdtempSync(path.join(tmp, 'shared-'));
@@ -89,21 +90,22 @@ describe('enableCompileCache', () => {
     },
   );
 
-  it.runIf(typeof process.getuid === 'function' && process.getuid() === 0)(
-    'a cache directory owned by another user is not used',
-    () => {
-      const xdg = fs.mkdtempSync(path.join(tmp, 'owned-'));
-      const dir = path.join(xdg, 'sched', 'node-compile-cache');
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.chownSync(dir, 65534, 65534);
-      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
-      // Through a symbolic link: judged by what it points to.
-      const other = fs.mkdtempSync(path.join(tmp, 'link-'));
-      fs.mkdirSync(path.join(other, 'sched'));
-      fs.symlinkSync(dir, path.join(other, 'sched', 'node-compile-cache'));
-      expect(enable({ XDG_CACHE_HOME: other })).toEqual([]);
-    },
-  );
+  it.skipIf(
+    runsElsewhere(
+      process.getuid?.() !== 0 && 'not root: chown to another user needs root (CI runs as root)',
+    ),
+  )('a cache directory owned by another user is not used', () => {
+    const xdg = fs.mkdtempSync(path.join(tmp, 'owned-'));
+    const dir = path.join(xdg, 'sched', 'node-compile-cache');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chownSync(dir, 65534, 65534);
+    expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+    // Through a symbolic link: judged by what it points to.
+    const other = fs.mkdtempSync(path.join(tmp, 'link-'));
+    fs.mkdirSync(path.join(other, 'sched'));
+    fs.symlinkSync(dir, path.join(other, 'sched', 'node-compile-cache'));
+    expect(enable({ XDG_CACHE_HOME: other })).toEqual([]);
+  });
 
   it('a directory it cannot make, or a Node that refuses it, costs nothing', () => {
     const file = path.join(tmp, 'in-process-file');
@@ -171,7 +173,7 @@ describe('the built binary', () => {
     expect(fs.existsSync(path.join(tmp, 'no'))).toBe(false);
   });
 
-  it.runIf(process.platform === 'linux')(
+  it.skipIf(runsElsewhere(process.platform !== 'linux' && 'not Linux: no /proc'))(
     'a read-only file system (/proc) costs nothing',
     async () => {
       // fs.mkdirSync's `recursive` spins forever here; the command must still just run.
@@ -179,13 +181,15 @@ describe('the built binary', () => {
     },
   );
 
-  it.runIf(typeof process.getuid === 'function' && process.getuid() !== 0)(
-    'an unwritable home costs nothing',
-    async () => {
-      const home = path.join(tmp, 'ro-home');
-      fs.mkdirSync(home, { mode: 0o500 });
-      await helpWith({ HOME: home, XDG_CACHE_HOME: undefined });
-      expect(fs.readdirSync(home)).toEqual([]);
-    },
-  );
+  it.skipIf(
+    runsElsewhere(
+      process.getuid?.() === 0 &&
+        'root: a 0500 home stays writable for root (its twin runs as any other user)',
+    ),
+  )('an unwritable home costs nothing', async () => {
+    const home = path.join(tmp, 'ro-home');
+    fs.mkdirSync(home, { mode: 0o500 });
+    await helpWith({ HOME: home, XDG_CACHE_HOME: undefined });
+    expect(fs.readdirSync(home)).toEqual([]);
+  });
 });

@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from '../helpers/run.js';
-import { HAS_TMUX, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startBulkServer, type BulkServer } from './bulk-server.js';
 
 const A = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
 const BAR = /Creating links \[[=> ]{20}\] \d+\/300/;
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('link create progress bar in a real terminal'), () => {
+describe.skipIf(noTmux())(tmuxTitle('link create progress bar in a real terminal'), () => {
   let srv: BulkServer;
   let dir: string;
   let env: Record<string, string>;

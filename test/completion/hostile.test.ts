@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamicKind } from '../../src/completion/model.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { HAS_TMUX, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import {
   complete,
   createWorkspace,
   hasCommand,
+  noShell,
   INTERACTIVE,
   startShell,
   type ShellName,
@@ -108,7 +109,7 @@ describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   const title = !hasCommand(shell)
     ? `hostile candidates — SKIPPED: ${shell} is not installed`
     : tmuxTitle('a hostile candidate, TAB then Enter');
-  describe.skipIf(!HAS_TMUX || !hasCommand(shell))(title, () => {
+  describe.skipIf(noTmux() || noShell(shell))(title, () => {
     let term: Terminal | undefined;
     afterEach(async () => {
       await term?.kill();
@@ -143,7 +144,7 @@ describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
 });
 
 describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
-  describe.skipIf(!hasCommand(shell))(`${shell}: a value already on the line`, () => {
+  describe.skipIf(noShell(shell))(`${shell}: a value already on the line`, () => {
     it('is not offered again (webhooks rm takes several UUIDs)', async () => {
       const offered = await complete(shell, ws, `sched webhooks rm ${HOOK_A} 7c9e`, env);
       expect(offered.map((c) => c.replace(/\\/g, ''))).toEqual([HOOK_B]);

@@ -8,7 +8,7 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   complete,
   createWorkspace,
-  hasCommand,
+  noShell,
   shellTitle,
   type ShellName,
   type ShellWorkspace,
@@ -19,7 +19,7 @@ const EVENTS = ['meetingCancelled', 'meetingRescheduled', 'meetingScheduled'];
 const sorted = (xs: string[]) => [...xs].sort();
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
-  describe.skipIf(!hasCommand(shell))(shellTitle(shell, 'completion in a real shell'), () => {
+  describe.skipIf(noShell(shell))(shellTitle(shell, 'completion in a real shell'), () => {
     let ws: ShellWorkspace;
     const c = (line: string) => complete(shell, ws, line);
 
@@ -142,7 +142,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
 
 // Values from the config file and the API, through `sched __complete` on PATH.
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
-  describe.skipIf(!hasCommand(shell))(shellTitle(shell, 'completion of runtime values'), () => {
+  describe.skipIf(noShell(shell))(shellTitle(shell, 'completion of runtime values'), () => {
     let ws: ShellWorkspace;
     let sb: TestSandbox;
     let webhookUuid: string;
@@ -219,7 +219,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
   });
 });
 
-describe.skipIf(!hasCommand('zsh'))(shellTitle('zsh', 'zsh completion installed on $fpath'), () => {
+describe.skipIf(noShell('zsh'))(shellTitle('zsh', 'zsh completion installed on $fpath'), () => {
   let ws: ShellWorkspace;
   beforeAll(async () => {
     ws = await createWorkspace();
@@ -239,7 +239,7 @@ describe.skipIf(!hasCommand('zsh'))(shellTitle('zsh', 'zsh completion installed 
   });
 });
 
-describe.skipIf(!hasCommand('fish'))(
+describe.skipIf(noShell('fish'))(
   shellTitle('fish', 'fish completion installed in ~/.config/fish/completions'),
   () => {
     let ws: ShellWorkspace;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { BIN, runSched } from '../helpers/run.js';
 import { startTerminal, type Terminal } from '../helpers/tmux.js';
+import { unavailable } from '../helpers/skip.js';
 
 export type ShellName = 'bash' | 'zsh' | 'fish';
 
@@ -21,6 +22,11 @@ export function hasCommand(name: string): boolean {
 }
 
 /** A describe title that says why its tests were skipped. */
+/** For `describe.skipIf(noShell('zsh'))`: skip without it (a failure under CI=true). */
+export function noShell(shell: string): boolean {
+  return unavailable(!hasCommand(shell) && `${shell} is not installed (apt-get install ${shell})`);
+}
+
 export function shellTitle(shell: string, title: string): string {
   return hasCommand(shell)
     ? title

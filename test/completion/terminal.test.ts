@@ -4,18 +4,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createWorkspace,
   hasCommand,
+  noShell,
   INTERACTIVE,
   startShell,
   type ShellName,
   type ShellWorkspace,
 } from './shells.js';
-import { HAS_TMUX, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 
 describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   const title = !hasCommand(shell)
     ? `TAB in an interactive shell — SKIPPED: ${shell} is not installed`
     : tmuxTitle('TAB in an interactive shell');
-  describe.skipIf(!HAS_TMUX || !hasCommand(shell))(title, () => {
+  describe.skipIf(noTmux() || noShell(shell))(title, () => {
     let ws: ShellWorkspace;
     let term: Terminal | undefined;
     beforeAll(async () => {

@@ -15,6 +15,7 @@ import {
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { Failure, UsageError, type SchedError } from '../../src/errors.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -109,23 +110,26 @@ describe('config store', () => {
     await expect(open()).rejects.toThrow('the top level is not a JSON object');
   });
 
-  it.runIf(posix)('tightens a wider directory and file, with a warning each', async () => {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.chmodSync(dir, 0o755);
-    const file = path.join(dir, 'config.json');
-    fs.writeFileSync(file, JSON.stringify({ profiles: { default: { apiKey: 'k' } } }));
-    fs.chmodSync(file, 0o644);
-    const store = await open();
-    expect(mode(dir)).toBe(0o700);
-    expect(mode(file)).toBe(0o600);
-    expect(warnings).toEqual([
-      `warning: the config directory ${dir} had mode 0755; changed it to 0700 (it holds API keys)`,
-      `warning: the config file ${file} had mode 0644; changed it to 0600 (it holds API keys)`,
-    ]);
-    expect(store.getProfile('default')).toEqual({ apiKey: 'k' });
-  });
+  it.skipIf(runsElsewhere(!posix && 'Windows: no POSIX file modes'))(
+    'tightens a wider directory and file, with a warning each',
+    async () => {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.chmodSync(dir, 0o755);
+      const file = path.join(dir, 'config.json');
+      fs.writeFileSync(file, JSON.stringify({ profiles: { default: { apiKey: 'k' } } }));
+      fs.chmodSync(file, 0o644);
+      const store = await open();
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(file)).toBe(0o600);
+      expect(warnings).toEqual([
+        `warning: the config directory ${dir} had mode 0755; changed it to 0700 (it holds API keys)`,
+        `warning: the config file ${file} had mode 0644; changed it to 0600 (it holds API keys)`,
+      ]);
+      expect(store.getProfile('default')).toEqual({ apiKey: 'k' });
+    },
+  );
 
-  it.runIf(posix)(
+  it.skipIf(runsElsewhere(!posix && 'Windows: no POSIX file modes'))(
     'never chmods a shared sticky directory such as /tmp; warns instead',
     async () => {
       const shared = path.join(path.dirname(dir), 'shared');

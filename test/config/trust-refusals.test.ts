@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSched, type RunResult } from '../helpers/run.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 const POSIX = process.platform !== 'win32';
 const IS_ROOT = POSIX && process.getuid?.() === 0;
@@ -67,7 +68,9 @@ function expectUsed(r: RunResult): void {
   expect(srv.requests).toHaveLength(1);
 }
 
-describe.skipIf(!IS_ROOT)('config owned by another user (as root, by chown)', () => {
+describe.skipIf(
+  runsElsewhere(!IS_ROOT && 'not root: chown to another user needs root (CI runs as root)'),
+)('config owned by another user (as root, by chown)', () => {
   it('a config file of another user is refused, with its owner and how to get rid of it', async () => {
     plant();
     fs.chownSync(file, OTHER_UID, OTHER_UID);
@@ -104,88 +107,98 @@ describe.skipIf(!IS_ROOT)('config owned by another user (as root, by chown)', ()
   });
 });
 
-describe.skipIf(!POSIX)('config writable by others', () => {
-  it('a config file writable by others is refused, with its mode and the chmod', async () => {
-    plant(0o602);
-    expectRefused(
-      await list(),
-      `the config file ${file} is writable by others (mode 0602); anyone could have changed its profiles`,
-      new RegExp(
-        `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 "${esc(file)}"`,
-      ),
-    );
-  });
-
-  it('a config directory writable by others is refused, with its mode and the chmod', async () => {
-    plant();
-    fs.chmodSync(dir, 0o777);
-    expectRefused(
-      await list(),
-      `the config directory ${dir} is writable by others (mode 0777); anyone could replace its config.json`,
-      new RegExp(`hint: chmod 700 "${esc(dir)}" \\(and check config.json inside\\)`),
-    );
-  });
-
-  it('a directory writable by others but sticky (like /tmp) is used: no one can replace the file', async () => {
-    plant();
-    fs.chmodSync(dir, 0o1777);
-    expectUsed(await list());
-  });
-
-  it('a config file and directory writable by their group only are used (and tightened)', async () => {
-    plant(0o660);
-    fs.chmodSync(dir, 0o770);
-    expectUsed(await list());
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-  });
-
-  it('a symlinked config directory is judged by where it points, not by the link', async () => {
-    plant();
-    const link = path.join(root, 'linked');
-    fs.symlinkSync(dir, link);
-    expectUsed(await list(link));
-    srv.requests.length = 0;
-    fs.chmodSync(dir, 0o777);
-    expectRefused(await list(link), `the config directory ${link} is writable by others`, /chmod/);
-  });
-
-  it('a config directory that does not exist yet is created private and used', async () => {
-    const fresh = path.join(root, 'new', 'sched');
-    const r = await runSched(['types', 'list', '-o', 'json'], {
-      env: { SCHED_CONFIG_DIR: fresh, SCHED_API_KEY: KEY, SCHED_BASE_URL: srv.baseUrl },
+describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
+  'config writable by others',
+  () => {
+    it('a config file writable by others is refused, with its mode and the chmod', async () => {
+      plant(0o602);
+      expectRefused(
+        await list(),
+        `the config file ${file} is writable by others (mode 0602); anyone could have changed its profiles`,
+        new RegExp(
+          `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 "${esc(file)}"`,
+        ),
+      );
     });
-    expectUsed(r);
-  });
-});
 
-describe.skipIf(!POSIX)('a config file that is a symbolic link', () => {
-  it('(a regular config file is written as usual)', async () => {
-    plant();
-    const r = await runSched(['auth', 'login', '--with-key'], {
-      env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl },
-      stdin: KEY,
+    it('a config directory writable by others is refused, with its mode and the chmod', async () => {
+      plant();
+      fs.chmodSync(dir, 0o777);
+      expectRefused(
+        await list(),
+        `the config directory ${dir} is writable by others (mode 0777); anyone could replace its config.json`,
+        new RegExp(`hint: chmod 700 "${esc(dir)}" \\(and check config.json inside\\)`),
+      );
     });
-    expect(r.code, r.stderr).toBe(0);
-    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
-    expect(fs.readFileSync(file, 'utf8')).toContain(KEY);
-  });
 
-  it('is not written through: login says where it points, and the target is untouched', async () => {
-    const elsewhere = path.join(root, 'elsewhere.json');
-    fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
-    fs.symlinkSync(elsewhere, file);
-    const r = await runSched(['auth', 'login', '--with-key'], {
-      env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl },
-      stdin: KEY,
+    it('a directory writable by others but sticky (like /tmp) is used: no one can replace the file', async () => {
+      plant();
+      fs.chmodSync(dir, 0o1777);
+      expectUsed(await list());
     });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(
-      `the config file ${file} is a symbolic link (to ${elsewhere}); sched does not write through links`,
-    );
-    expect(r.stderr).toContain('hint: replace the link with a regular file');
-    expect(fs.readFileSync(elsewhere, 'utf8')).toBe('{"untouched":true}\n');
-  });
-});
+
+    it('a config file and directory writable by their group only are used (and tightened)', async () => {
+      plant(0o660);
+      fs.chmodSync(dir, 0o770);
+      expectUsed(await list());
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    });
+
+    it('a symlinked config directory is judged by where it points, not by the link', async () => {
+      plant();
+      const link = path.join(root, 'linked');
+      fs.symlinkSync(dir, link);
+      expectUsed(await list(link));
+      srv.requests.length = 0;
+      fs.chmodSync(dir, 0o777);
+      expectRefused(
+        await list(link),
+        `the config directory ${link} is writable by others`,
+        /chmod/,
+      );
+    });
+
+    it('a config directory that does not exist yet is created private and used', async () => {
+      const fresh = path.join(root, 'new', 'sched');
+      const r = await runSched(['types', 'list', '-o', 'json'], {
+        env: { SCHED_CONFIG_DIR: fresh, SCHED_API_KEY: KEY, SCHED_BASE_URL: srv.baseUrl },
+      });
+      expectUsed(r);
+    });
+  },
+);
+
+describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
+  'a config file that is a symbolic link',
+  () => {
+    it('(a regular config file is written as usual)', async () => {
+      plant();
+      const r = await runSched(['auth', 'login', '--with-key'], {
+        env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl },
+        stdin: KEY,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(fs.readFileSync(file, 'utf8')).toContain(KEY);
+    });
+
+    it('is not written through: login says where it points, and the target is untouched', async () => {
+      const elsewhere = path.join(root, 'elsewhere.json');
+      fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
+      fs.symlinkSync(elsewhere, file);
+      const r = await runSched(['auth', 'login', '--with-key'], {
+        env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl },
+        stdin: KEY,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `the config file ${file} is a symbolic link (to ${elsewhere}); sched does not write through links`,
+      );
+      expect(r.stderr).toContain('hint: replace the link with a regular file');
+      expect(fs.readFileSync(elsewhere, 'utf8')).toBe('{"untouched":true}\n');
+    });
+  },
+);
 
 function esc(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedFiles, MAN_PAGE } from '../../src/docs/files.js';
 import { buildReference } from '../../src/docs/model.js';
+import { unavailable } from '../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const files = generatedFiles();
@@ -54,7 +55,9 @@ describe('generated reference', () => {
 
 const groff = await execa('groff', ['--version'], { reject: false }).catch(() => undefined);
 
-describe.skipIf(!groff || groff.exitCode !== 0)('sched.1 renders', () => {
+describe.skipIf(
+  unavailable((!groff || groff.exitCode !== 0) && 'groff is not installed (apt-get install groff-base)'),
+)('sched.1 renders', () => {
   it('without warnings, with every command, flag, variable and exit code', async () => {
     const r = await execa('groff', ['-man', '-Tutf8', '-ww', join(root, MAN_PAGE)], {
       env: { LC_ALL: 'C.UTF-8' },

@@ -5,9 +5,9 @@
 // Two kinds of guard, and every skipIf/runIf/t.skip in test/ uses one of them
 // (test/rules/skips.test.ts checks):
 // - unavailable(reason): something the test needs is missing (a tool, a browser, a port).
-// - otherPlatform(reason): the test is for another platform or user than this one (Windows,
-//   non-root), so CI (Linux, as root) runs its twin instead; it is skipped with the reason
-//   printed, in CI too.
+// - runsElsewhere(reason): the test is for another platform or user than this one (Windows,
+//   non-root; CI is Linux, as root, and runs the twin test), or it has its own CI step (the
+//   standalone executable's, after .ci/run builds it). Skipped with the reason printed, in CI too.
 
 const inCi = (): boolean => {
   const v = process.env.CI;
@@ -35,8 +35,8 @@ export function unavailable(reason: string | false | undefined | null): boolean 
   return true;
 }
 
-/** For `it.skipIf(otherPlatform(reason))`: skips, printing the reason, when `reason` is set. */
-export function otherPlatform(reason: string | false | undefined | null): boolean {
+/** For `it.skipIf(runsElsewhere(reason))`: skips, printing the reason, when `reason` is set. */
+export function runsElsewhere(reason: string | false | undefined | null): boolean {
   if (!reason) return false;
   note(reason);
   return true;

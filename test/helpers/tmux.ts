@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './run.js';
+import { unavailable } from './skip.js';
 
 function commandExists(name: string): boolean {
   try {
@@ -17,6 +18,11 @@ function commandExists(name: string): boolean {
 }
 
 export const HAS_TMUX = commandExists('tmux');
+
+/** For `describe.skipIf(noTmux())`: skip without tmux (a failure under CI=true, see skip.ts). */
+export function noTmux(): boolean {
+  return unavailable(!HAS_TMUX && 'tmux is not installed (apt-get install tmux)');
+}
 
 /** A describe/it title that says why it was skipped when tmux is missing. */
 export function tmuxTitle(title: string): string {

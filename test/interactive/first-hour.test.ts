@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from '../helpers/run.js';
-import { HAS_TMUX, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const ALL_EVENTS = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('first-hour questions in a real terminal'), () => {
+describe.skipIf(noTmux())(tmuxTitle('first-hour questions in a real terminal'), () => {
   let sb: TestSandbox;
   let dir: string;
   let term: Terminal | undefined;

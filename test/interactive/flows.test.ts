@@ -4,12 +4,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HAS_TMUX, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const ALL_EVENTS = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive flows in a real terminal'), () => {
+describe.skipIf(noTmux())(tmuxTitle('interactive flows in a real terminal'), () => {
   let sb: TestSandbox;
   let dir: string;
   let term: Terminal | undefined;

@@ -4,10 +4,10 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HAS_TMUX, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('interactive prompts in a real terminal'), () => {
+describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), () => {
   let dir: string;
   let term: Terminal | undefined;
   beforeAll(() => {

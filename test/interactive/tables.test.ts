@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HAS_TMUX, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const HOOKS = [
@@ -18,7 +18,7 @@ const HOOKS = [
   },
 ];
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('terminal tables in a real terminal'), () => {
+describe.skipIf(noTmux())(tmuxTitle('terminal tables in a real terminal'), () => {
   let sb: TestSandbox;
   let dir: string;
   let term: Terminal | undefined;

@@ -30,6 +30,7 @@ import {
   tempDir,
   type Run,
 } from './harness.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 useFastRetries();
 
@@ -73,7 +74,7 @@ function clean(r: Run, label: string): void {
 }
 
 describe('config and state files are private', () => {
-  it.skipIf(!POSIX)(
+  it.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
     'auth login writes the key to a 0600 file in a 0700 directory, even under umask 000',
     async () => {
       const dir = path.join(cfg.path, 'fresh', 'sched');
@@ -95,7 +96,7 @@ describe('config and state files are private', () => {
     },
   );
 
-  it.skipIf(!POSIX)(
+  it.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
     'a config file and directory open to others are tightened, with a warning, and still used',
     async () => {
       writeConfig(profileConfig(srv.baseUrl), 0o644);
@@ -114,7 +115,7 @@ describe('config and state files are private', () => {
     },
   );
 
-  it.skipIf(!POSIX)(
+  it.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
     'sandbox --state keeps its webhook secrets in a 0600 file, in a directory it makes 0700',
     async () => {
       const state = path.join(cfg.path, 'new', 'dir', 'state.json');

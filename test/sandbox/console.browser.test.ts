@@ -15,15 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSched } from '../helpers/run.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { unavailable } from '../helpers/skip.js';
 
 const CHROMIUM = process.env.SCHED_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_BROWSER = existsSync(CHROMIUM);
 const SHOTS = path.resolve('.tmp/console-screenshots');
-if (!HAVE_BROWSER) {
-  process.stderr.write(
-    `note: console browser tests skipped: no browser at ${CHROMIUM} (apt-get install chromium, or set SCHED_CHROMIUM)\n`,
-  );
-}
+const NO_BROWSER = unavailable(
+  !HAVE_BROWSER && `no browser at ${CHROMIUM} (apt-get install chromium, or set SCHED_CHROMIUM)`,
+);
 
 let context: BrowserContext;
 let userDataDir: string;
@@ -72,7 +71,7 @@ afterAll(async () => {
 
 const UNSAFE = '<img src=x onerror="window.__pwned=1">';
 
-describe.skipIf(!HAVE_BROWSER)('the console in a browser', () => {
+describe.skipIf(NO_BROWSER)('the console in a browser', () => {
   let sb: TestSandbox;
   let rx: Receiver;
   let webhookUuid: string;
@@ -240,7 +239,7 @@ describe.skipIf(!HAVE_BROWSER)('the console in a browser', () => {
   }, 30_000);
 });
 
-describe.skipIf(!HAVE_BROWSER)('the console off loopback', () => {
+describe.skipIf(NO_BROWSER)('the console off loopback', () => {
   it('asks for the key first; a wrong key is refused, the right one opens it', async () => {
     const sb = await startTestSandbox({ host: '0.0.0.0', apiKey: 'not-the-default' });
     const page = await context.newPage();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSched } from '../helpers/run.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 const POSIX = process.platform !== 'win32';
 const IS_ROOT = POSIX && process.getuid?.() === 0;
@@ -61,7 +62,9 @@ function expectRefused(r: { code: number; stdout: string; stderr: string }, what
   expect(srv.requests).toHaveLength(0);
 }
 
-describe.skipIf(!IS_ROOT)('8. config trust (as root, another user simulated by chown)', () => {
+describe.skipIf(
+  runsElsewhere(!IS_ROOT && 'not root: chown to another user needs root (CI runs as root)'),
+)('8. config trust (as root, another user simulated by chown)', () => {
   it('a config.json owned by another user is refused before any request', async () => {
     plant(file);
     fs.chownSync(file, OTHER_UID, OTHER_UID);
@@ -79,53 +82,56 @@ describe.skipIf(!IS_ROOT)('8. config trust (as root, another user simulated by c
   });
 });
 
-describe.skipIf(!POSIX)('8. config trust: writable by others, symlinks', () => {
-  it('a config.json writable by others is refused before any request', async () => {
-    plant(file, 0o602);
-    const r = await run();
-    expectRefused(r, /writable by others/);
-    expect(r.stderr).toContain(file);
-  });
-
-  it('a config directory writable by others (not sticky) is refused before any request', async () => {
-    plant(file);
-    fs.chmodSync(dir, 0o777);
-    const r = await run();
-    expectRefused(r, /writable by others/);
-    expect(r.stderr).toContain(dir);
-  });
-
-  it('a config directory reached through a symlink is judged by where it points', async () => {
-    plant(file);
-    const link = path.join(root, 'linked');
-    fs.symlinkSync(dir, link);
-    // Private where it points: used.
-    const ok = await spawnSched(['types', 'list'], {
-      env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
+describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
+  '8. config trust: writable by others, symlinks',
+  () => {
+    it('a config.json writable by others is refused before any request', async () => {
+      plant(file, 0o602);
+      const r = await run();
+      expectRefused(r, /writable by others/);
+      expect(r.stderr).toContain(file);
     });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(srv.requests).toHaveLength(1);
-    srv.clear();
-    srv.on('GET', MT_PATH, f.json(200, envelope([], { path: MT_PATH })));
-    // Writable by others where it points: refused, though the link itself is 0777.
-    fs.chmodSync(dir, 0o777);
-    const r = await spawnSched(['types', 'list'], {
-      env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
-    });
-    expectRefused(r, /writable by others/);
-  });
 
-  it('a config.json that is a symlink is not followed for writing', async () => {
-    const elsewhere = path.join(root, 'elsewhere.json');
-    fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
-    fs.symlinkSync(elsewhere, file);
-    const r = await spawnSched(['auth', 'login', '--with-key'], {
-      env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: undefined },
-      input: KEY,
+    it('a config directory writable by others (not sticky) is refused before any request', async () => {
+      plant(file);
+      fs.chmodSync(dir, 0o777);
+      const r = await run();
+      expectRefused(r, /writable by others/);
+      expect(r.stderr).toContain(dir);
     });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/symlink|symbolic link/);
-    expect(r.stderr).toContain(file);
-    expect(fs.readFileSync(elsewhere, 'utf8')).toBe('{"untouched":true}\n');
-  });
-});
+
+    it('a config directory reached through a symlink is judged by where it points', async () => {
+      plant(file);
+      const link = path.join(root, 'linked');
+      fs.symlinkSync(dir, link);
+      // Private where it points: used.
+      const ok = await spawnSched(['types', 'list'], {
+        env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
+      });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(srv.requests).toHaveLength(1);
+      srv.clear();
+      srv.on('GET', MT_PATH, f.json(200, envelope([], { path: MT_PATH })));
+      // Writable by others where it points: refused, though the link itself is 0777.
+      fs.chmodSync(dir, 0o777);
+      const r = await spawnSched(['types', 'list'], {
+        env: { SCHED_CONFIG_DIR: link, SCHED_API_KEY: KEY, SCHED_BASE_URL: undefined },
+      });
+      expectRefused(r, /writable by others/);
+    });
+
+    it('a config.json that is a symlink is not followed for writing', async () => {
+      const elsewhere = path.join(root, 'elsewhere.json');
+      fs.writeFileSync(elsewhere, '{"untouched":true}\n', { mode: 0o600 });
+      fs.symlinkSync(elsewhere, file);
+      const r = await spawnSched(['auth', 'login', '--with-key'], {
+        env: { SCHED_CONFIG_DIR: dir, SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: undefined },
+        input: KEY,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/symlink|symbolic link/);
+      expect(r.stderr).toContain(file);
+      expect(fs.readFileSync(elsewhere, 'utf8')).toBe('{"untouched":true}\n');
+    });
+  },
+);

@@ -13,6 +13,7 @@ import { spawnServer } from '../helpers/hostile.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { spawnSched } from '../helpers/run.js';
 import { until } from '../helpers/until.js';
+import { runsElsewhere } from '../helpers/skip.js';
 
 let dir: string;
 let rx: Receiver;
@@ -25,40 +26,79 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync('/dev/zero'))('a payload file that never ends', () => {
-  it('events send --payload-file /dev/zero: exit 2 past the limit, nothing sent', async () => {
-    const r = await spawnSched(
-      ['events', 'send', 'meetingScheduled', '--to', rx.url, '--payload-file', '/dev/zero'],
-      { env: { SCHED_WEBHOOK_SECRET: 'a-secret-1234' }, timeout: 60_000 },
-    );
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(
-      new RegExp(
-        `^error: the payload from "/dev/zero" is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB`,
-      ),
-    );
-    expect(rx.received.length).toBe(0);
-  });
-});
+describe.skipIf(runsElsewhere(!existsSync('/dev/zero') && 'no /dev/zero here (Windows)'))(
+  'a payload file that never ends',
+  () => {
+    it('events send --payload-file /dev/zero: exit 2 past the limit, nothing sent', async () => {
+      const r = await spawnSched(
+        ['events', 'send', 'meetingScheduled', '--to', rx.url, '--payload-file', '/dev/zero'],
+        { env: { SCHED_WEBHOOK_SECRET: 'a-secret-1234' }, timeout: 60_000 },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: the payload from "/dev/zero" is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB`,
+        ),
+      );
+      expect(rx.received.length).toBe(0);
+    });
+  },
+);
 
-describe.skipIf(process.platform === 'win32')('a FIFO nobody writes to', () => {
-  it.each([
-    ['sig sign', ['sig', 'sign', '--secret', 'a-secret-1234']],
-    [
-      'events send',
-      ['events', 'send', 'meetingScheduled', '--to', 'URL', '--secret', 'a-secret-1234'],
-    ],
-  ])(
-    '%s --payload-file <fifo>: SIGTERM ends it, exit 143',
-    async (_what, argv) => {
-      const fifo = path.join(dir, `fifo-${argv[0]}`);
+describe.skipIf(runsElsewhere(process.platform === 'win32' && 'Windows: no FIFOs'))(
+  'a FIFO nobody writes to',
+  () => {
+    it.each([
+      ['sig sign', ['sig', 'sign', '--secret', 'a-secret-1234']],
+      [
+        'events send',
+        ['events', 'send', 'meetingScheduled', '--to', 'URL', '--secret', 'a-secret-1234'],
+      ],
+    ])(
+      '%s --payload-file <fifo>: SIGTERM ends it, exit 143',
+      async (_what, argv) => {
+        const fifo = path.join(dir, `fifo-${argv[0]}`);
+        execFileSync('mkfifo', [fifo]);
+        const p = spawnServer(
+          [...argv.map((a) => (a === 'URL' ? rx.url : a)), '--payload-file', fifo],
+          {},
+        );
+        // Once sched has the FIFO open for reading, a writer can open it too (non-blocking): it
+        // then holds it open and writes nothing, so the read never ends.
+        let writer: number | undefined;
+        await until(
+          () => {
+            try {
+              writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+              return true;
+            } catch {
+              return p.ended();
+            }
+          },
+          'sched to open the FIFO',
+          p.stderr,
+        );
+        await new Promise((r) => setTimeout(r, 200));
+        expect(p.ended()).toBe(false);
+        expect(await p.stop()).toBe(143);
+        expect(p.stderr()).toMatch(/^error: interrupted while reading the payload/m);
+        if (writer !== undefined) closeSync(writer);
+      },
+      30_000,
+    );
+  },
+);
+
+describe.skipIf(runsElsewhere(process.platform === 'win32' && 'Windows: no FIFOs'))(
+  'a FIFO that is written to',
+  () => {
+    it('sig sign waits for the writer and signs what it wrote', async () => {
+      const fifo = path.join(dir, 'fifo-written');
       execFileSync('mkfifo', [fifo]);
       const p = spawnServer(
-        [...argv.map((a) => (a === 'URL' ? rx.url : a)), '--payload-file', fifo],
+        ['sig', 'sign', '--secret', 'a-secret-1234', '--payload-file', fifo],
         {},
       );
-      // Once sched has the FIFO open for reading, a writer can open it too (non-blocking): it
-      // then holds it open and writes nothing, so the read never ends.
       let writer: number | undefined;
       await until(
         () => {
@@ -72,38 +112,13 @@ describe.skipIf(process.platform === 'win32')('a FIFO nobody writes to', () => {
         'sched to open the FIFO',
         p.stderr,
       );
-      await new Promise((r) => setTimeout(r, 200));
-      expect(p.ended()).toBe(false);
-      expect(await p.stop()).toBe(143);
-      expect(p.stderr()).toMatch(/^error: interrupted while reading the payload/m);
-      if (writer !== undefined) closeSync(writer);
-    },
-    30_000,
-  );
-});
-
-describe.skipIf(process.platform === 'win32')('a FIFO that is written to', () => {
-  it('sig sign waits for the writer and signs what it wrote', async () => {
-    const fifo = path.join(dir, 'fifo-written');
-    execFileSync('mkfifo', [fifo]);
-    const p = spawnServer(['sig', 'sign', '--secret', 'a-secret-1234', '--payload-file', fifo], {});
-    let writer: number | undefined;
-    await until(
-      () => {
-        try {
-          writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-          return true;
-        } catch {
-          return p.ended();
-        }
-      },
-      'sched to open the FIFO',
-      p.stderr,
-    );
-    writeSync(writer!, '{"event":"x"}');
-    closeSync(writer!);
-    await until(() => p.ended(), 'sig sign to end', p.stderr);
-    const expected = createHmac('sha256', 'a-secret-1234').update('{"event":"x"}').digest('base64');
-    expect(p.stdout()).toBe(`${expected}\n`);
-  }, 30_000);
-});
+      writeSync(writer!, '{"event":"x"}');
+      closeSync(writer!);
+      await until(() => p.ended(), 'sig sign to end', p.stderr);
+      const expected = createHmac('sha256', 'a-secret-1234')
+        .update('{"event":"x"}')
+        .digest('base64');
+      expect(p.stdout()).toBe(`${expected}\n`);
+    }, 30_000);
+  },
+);
