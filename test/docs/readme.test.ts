@@ -168,6 +168,26 @@ describe('README', () => {
     }
   });
 
+  // `… | xargs sched …` runs sched once with no argument when nothing comes down the pipe
+  // (GNU xargs), and `set -o pipefail` scripts then stop with 123: each such line, run against
+  // a sandbox where nothing matches, must end 0 (`xargs -r`).
+  it('an `| xargs sched …` line ends 0 when nothing comes down the pipe', async () => {
+    const cases = shBlocks.flatMap((b) => {
+      const exports = b.code.split('\n').filter((l) => l.startsWith('export '));
+      return b.code
+        .split('\n')
+        .filter((l) => /\|\s*xargs\b.*\bsched\b/.test(l))
+        .map((l) => [...exports, l.replace(/\s+#.*$/, '')].join('\n'));
+    });
+    expect(cases.length).toBeGreaterThanOrEqual(1);
+    for (const code of cases) {
+      const r = await runShell(code);
+      expect(r.exitCode, `${code}\n${r.stderr}`).toBe(0);
+      await sandbox?.close();
+      sandbox = undefined;
+    }
+  });
+
   // A reader runs the sections one after another in one shell, against one sandbox: webhooks
   // one section made must not be left for the next, where the sandbox would try to deliver to
   // their example URLs (DNS errors, retries) while the reader books a link.
