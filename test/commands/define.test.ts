@@ -13,7 +13,7 @@ describe('typed options', () => {
   it('derive each field and its type from the definition', () => {
     expectTypeOf<LinkCreateOptions>().toEqualTypeOf<{
       meetingType: string[];
-      count: number;
+      count: number | undefined;
       concurrency: number;
       yes: true | undefined;
     }>();

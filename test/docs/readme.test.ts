@@ -161,6 +161,30 @@ describe('the README and the guides', () => {
     }
   });
 
+  // `… | xargs sched …` runs sched once with no argument when nothing comes down the pipe
+  // (GNU xargs), and `set -o pipefail` scripts then stop with 123: each such line, run against
+  // a sandbox where nothing matches, must end 0 (`xargs -r`).
+  it('an `| xargs sched …` line ends 0 when nothing comes down the pipe', async () => {
+    const cases = pages.flatMap((p) =>
+      codeBlocks(p.md)
+        .filter((b) => b.lang === 'sh')
+        .flatMap((b) => {
+          const exports = b.code.split('\n').filter((l) => l.startsWith('export '));
+          return b.code
+            .split('\n')
+            .filter((l) => /\|\s*xargs\b.*\bsched\b/.test(l))
+            .map((l) => [...exports, l.replace(/\s+#.*$/, '')].join('\n'));
+        }),
+    );
+    expect(cases.length).toBeGreaterThanOrEqual(1);
+    for (const code of cases) {
+      const r = await runShell(code);
+      expect(r.exitCode, `${code}\n${r.stderr}`).toBe(0);
+      await sandbox?.close();
+      sandbox = undefined;
+    }
+  });
+
   it('the completion install lines work in a fresh home (the directories may not exist yet)', async () => {
     // Each line as shown (README's Install, docs/configuration.md), zsh's aside: its directory is $fpath's.
     const lines = pages

@@ -60,7 +60,10 @@ describe('core commands (built binary)', () => {
 
   it('webhooks add then ls then rm --url --yes, as a script would', async () => {
     const url = 'https://hooks.example.com/e2e';
-    const add = await spawnSched(['webhooks', 'add', '--url', url, '--json'], { env });
+    // Off CI (a CI runner sets CI; there a generated secret needs --secret-out or --print-secret).
+    const add = await spawnSched(['webhooks', 'add', '--url', url, '--json'], {
+      env: { ...env, CI: undefined },
+    });
     expect(add.code).toBe(0);
     const created = JSON.parse(add.stdout) as { uuid: string; secret: string };
     expect(add.stderr).not.toContain(created.secret);

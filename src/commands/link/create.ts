@@ -83,7 +83,8 @@ async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
 
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
   const { io, globals } = ctx;
-  const { meetingType: args, count, concurrency } = opts;
+  const { meetingType: args, concurrency } = opts;
+  const count = opts.count ?? 1;
   if (args.length === 0 && !io.canPrompt()) {
     throw cannotAsk(
       ctx,
@@ -165,7 +166,9 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
   const explicitTable =
     globals.output === 'table' && globals.outputGiven === true && !globals.quiet;
   try {
-    if (globals.output === 'json' && total === 1) {
+    // The shape follows what was asked, not how many came back: one object only for one meeting
+    // type without --count; --count (even --count 1) or several types give an array.
+    if (globals.output === 'json' && types.length === 1 && opts.count === undefined) {
       for await (const m of minted)
         await renderObject(out, m.link, { format: 'json', columns: [] });
     } else if (globals.output === 'json' || globals.output === 'ndjson') {

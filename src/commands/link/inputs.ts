@@ -13,10 +13,14 @@ export const createInput = input({
     ),
   ],
   options: [
-    value('--count <n>', 'links per meeting type', {
-      parse: positiveInt('--count', 100000),
-      default: 1,
-    }),
+    // No default value: whether --count was given decides the --json shape (an array when given).
+    value(
+      '--count <n>',
+      'links per meeting type (default 1; given, --json always prints an array)',
+      {
+        parse: positiveInt('--count', 100000),
+      },
+    ),
     value('--concurrency <n>', 'requests in flight at once', {
       parse: positiveInt('--concurrency', 64),
       default: 8,

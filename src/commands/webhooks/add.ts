@@ -2,7 +2,10 @@
 //                    [--if-absent]
 //
 // Secure by default: with no secret option a strong secret is generated and printed once, on
-// stdout, since the service never shows it again. A secret is never written to stderr, and a
+// stdout, since the service never shows it again; or written to the 0600 file --secret-out
+// names. In CI (CI set, stdout not a terminal) stdout is the job's log: a generated secret is
+// then made only when the user said where it goes (--secret-out or --print-secret), as the
+// Stripe CLI prints a secret only on --print-secret. A secret is never written to stderr, and a
 // secret the user gave is never echoed (except inside --json, which is the API's object).
 // Everything that can be checked locally is checked before any request.
 import { generateSecret } from '../../domain/webhooks/secret.js';
@@ -18,6 +21,8 @@ import { sameEvents } from '../../domain/webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
 import { parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
+import { forcedTTY } from '../../io.js';
+import { openSecretFile, type SecretFile } from '../../domain/webhooks/secret-out.js';
 
 type SecretChoice =
   { kind: 'generate' } | { kind: 'given'; secret: string; fromEnv?: true } | { kind: 'none' };
@@ -89,6 +94,50 @@ async function ask(
   return { url, events: EVENT_NAMES.filter((e) => events.includes(e)), secret };
 }
 
+/** CI set (to anything but empty, 0 or false), as CI services and gh read it. */
+function inCI(env: Record<string, string | undefined>): boolean {
+  const v = env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/**
+ * Where a generated secret goes: the --secret-out file, else stdout. Refused before any request
+ * (nothing created): the destination flags with a secret the user gave by flag, and a generated
+ * secret bound for a CI job's log (stdout not a real terminal) that the user did not ask for.
+ */
+function generatedSecretDestination(
+  ctx: Context,
+  flags: WebhooksAddOptions,
+  secret: SecretChoice,
+): string | undefined {
+  const out = typeof flags.secretOut === 'string' ? flags.secretOut : undefined;
+  const chosen = out !== undefined || flags.printSecret === true;
+  const named = out !== undefined ? '--secret-out' : '--print-secret';
+  if (chosen && secretFromFlags(flags) !== undefined) {
+    throw new UsageError(
+      `${named} is for a generated secret; --secret, --secret-stdin and --no-secret generate none`,
+      { hint: `drop ${named}, or drop the secret option to have one generated` },
+    );
+  }
+  if (secret.kind === 'given' && secret.fromEnv && chosen) {
+    ctx.io.err(`Note: SCHED_WEBHOOK_SECRET is set, so no secret is generated; ${named} is unused.`);
+    return undefined;
+  }
+  if (secret.kind !== 'generate' || chosen) return out;
+  const terminal = ctx.io.stdoutIsTTY && !forcedTTY(ctx.env);
+  if (inCI(ctx.env) && !terminal) {
+    throw new UsageError(
+      'in CI a generated signing secret would be printed into the job log; nothing was created',
+      {
+        hint:
+          'say where it goes: --secret-out <file> (written 0600), or --print-secret; ' +
+          'or give your own with SCHED_WEBHOOK_SECRET or --secret-stdin',
+      },
+    );
+  }
+  return undefined;
+}
+
 export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
   const { io, globals } = ctx;
   // --secret > --secret-stdin > SCHED_WEBHOOK_SECRET > generated: the variable `sig`,
@@ -117,6 +166,8 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     });
   }
 
+  const secretOut = generatedSecretDestination(ctx, flags, secret);
+
   // A secret the user gave is never shown, in whatever a server echoes (the output gate).
   if (secret.kind === 'given') io.addSecrets([secret.secret]);
   const client = await ctx.api();
@@ -144,16 +195,37 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     io.err('Signing with the secret from SCHED_WEBHOOK_SECRET.');
   }
   const generated = secret.kind === 'generate' ? generateSecret() : undefined;
+  // The file is opened before the webhook exists: a path that cannot be written stops here.
+  const file: SecretFile | undefined =
+    generated && secretOut !== undefined ? await openSecretFile(secretOut) : undefined;
   const { createWebhook } = await import('../../api/endpoints.js');
-  const created = await createWebhook(
-    client,
-    { url, events, secret: secret.kind === 'given' ? secret.secret : generated },
-    { signal: ctx.signal },
-  );
+  let created: Webhook;
+  try {
+    created = await createWebhook(
+      client,
+      { url, events, secret: secret.kind === 'given' ? secret.secret : generated },
+      { signal: ctx.signal },
+    );
+  } catch (e) {
+    await file?.discard();
+    throw e;
+  }
 
-  // The secret to show is the one the service will sign with; it echoes it on creation.
-  const shownSecret =
-    generated && (typeof created.secret === 'string' ? created.secret : generated);
+  // The secret to keep is the one the service will sign with; it echoes it on creation.
+  const newSecret = generated && (typeof created.secret === 'string' ? created.secret : generated);
+  const shownSecret = flags.printSecret === true || !file ? newSecret : undefined;
+  if (file && newSecret) {
+    await file.write(newSecret);
+    if (!globals.quiet)
+      io.err(
+        `The signing secret is in ${file.path} (mode 0600): the service never shows it again.`,
+      );
+    // Kept out of every output, as sync's objects carry it: `"secret": null`.
+    if (!shownSecret) {
+      io.addSecrets([newSecret]);
+      created = { ...created, secret: null };
+    }
+  }
   if (quietOutput(ctx)) {
     // The one value that cannot be got again: the generated secret; else the new UUID.
     await renderLines(io, [shownSecret ?? created.uuid]);
@@ -166,7 +238,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
 
   // -q keeps stderr to what matters: a secret printed alone on stdout needs no instructions,
   // but an unsigned webhook is still a risk worth a line.
-  if (shownSecret && !globals.quiet) {
+  if (shownSecret && !file && !globals.quiet) {
     // Two lines, each under 80 columns.
     io.err(
       io.colorErr.yellow(

@@ -14,6 +14,7 @@ export const webhooks = command({
       examples: [
         'sched webhooks add --url https://example.com/hooks/sched',
         'sched webhooks add --url https://example.com/hooks --event meetingScheduled --if-absent --json',
+        'out=$(mktemp) && sched webhooks add --url https://example.com/hooks/ci --if-absent --secret-out "$out"   # CI: the secret goes to a 0600 file, not the log',
         'WEBHOOK_SECRET=$(head -c 32 /dev/urandom | base64)',
         'printf %s "$WEBHOOK_SECRET" | sched webhooks add --url https://example.com/hooks --secret-stdin',
       ],

@@ -39,6 +39,14 @@ export const addInput = input({
     ),
     flag('--secret-stdin', 'read the signing secret from stdin', { exclusive: 'secret' }),
     flag('--no-secret', 'create an unsigned webhook', { exclusive: 'secret' }),
+    value(
+      '--secret-out <file>',
+      'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)',
+    ),
+    flag(
+      '--print-secret',
+      'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused',
+    ),
     flag('--if-absent', 'do nothing when a webhook with this URL and events exists'),
   ],
 });

@@ -1,7 +1,8 @@
 // `sched link create` in-process against the sandbox (and a scripted fault server for failures
 // and Ctrl-C part-way): output shapes, slug resolution, exactly how many links were minted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runSched, type RunOptions } from '../../helpers/run.js';
+import { execa } from 'execa';
+import { runSched, SCHED_COMMAND, type RunOptions } from '../../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import type { Choice } from '../../../src/prompt.js';
@@ -79,6 +80,38 @@ describe('sched link create', () => {
     const arr3 = JSON.parse(three.stdout) as Array<Record<string, unknown>>;
     expect(arr3).toHaveLength(3);
     for (const o of arr3) expect(Object.keys(o).sort()).toEqual(['code', 'url']);
+  });
+
+  it('--json: the shape follows what was asked, never how many came back', async () => {
+    const cases: Array<[string[], 'object' | number]> = [
+      [[INTRO], 'object'],
+      [[INTRO, '--count', '1'], 1],
+      [[INTRO, '--count', '2'], 2],
+      [[INTRO, DISCOVERY], 2],
+      [[INTRO, DISCOVERY, '--count', '1'], 2],
+    ];
+    for (const [args, shape] of cases) {
+      const r = await link([...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(0);
+      const v = JSON.parse(r.stdout) as unknown;
+      if (shape === 'object') expect(Array.isArray(v), args.join(' ')).toBe(false);
+      else expect(v, args.join(' ')).toHaveLength(shape);
+    }
+  });
+
+  it("a script's `--count \"$N\" --json | jq -r '.[].url'` works for N=1 (the real process)", async () => {
+    const r = await execa(
+      'bash',
+      [
+        '-c',
+        'set -o pipefail; N=1; "$@" link create intro-call --count "$N" --json | jq -r \'.[].url\'',
+        'sh',
+        ...SCHED_COMMAND,
+      ],
+      { env: { ...h.sb.env, SCHED_CONFIG_DIR: '/nonexistent-sched-config' }, reject: false },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/\S+$/);
   });
 
   it('several meeting types: --json and -o ndjson say which meeting type each link is for', async () => {
