@@ -2,9 +2,11 @@
 // `npm run bench`: `sched` side by side with what users compare it with, in one run against one
 // local HTTPS server: `gh --help` and `gh api` (a Go binary; Debian's package), curl and jq,
 // `curl --parallel`; `sched` installed from npm on Node 20 and on Node 24, and the standalone
-// executable (npm run build:binary). Prints the goals table (each ratio with its goal), then
-// reference rows, then peak memory of a long streamed listing. See BENCHMARKS.md for the method
-// and the recorded results.
+// executable (npm run build:binary). Prints the floor rows (what the stack sched stands on costs:
+// `node -e 0`, and scripts/bench-floor-*.mjs, each a few lines of undici's public request()
+// doing what one sched command does, bundled here as sched's build bundles it), the goals table
+// (each ratio with its goal, against the floor or gh measured in the same run), reference rows,
+// then peak memory of a long streamed listing. See BENCHMARKS.md for the method and results.
 //
 // Usage: node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--types N]
 //          [--big-types N] [--links N] [--nodes 20,24|current] [--no-binary] [--no-build]
@@ -29,6 +31,7 @@ import os from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build as esbuild } from 'esbuild';
 import { registryNode } from './registry-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -397,6 +400,38 @@ for (const s of ['SIGINT', 'SIGTERM']) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The floor scripts, bundled as scripts/build.mjs bundles sched (one ES module file holding
+// undici as published), so the floor loads undici the way sched does
+
+async function bundleFloors() {
+  const outdir = join(tmp, 'floor');
+  await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: {
+      get: 'scripts/bench-floor-get.mjs',
+      all: 'scripts/bench-floor-all.mjs',
+      links: 'scripts/bench-floor-links.mjs',
+    },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    minifySyntax: true,
+    legalComments: 'none',
+    banner: {
+      js: "import { createRequire as __floorRequire } from 'node:module'; const require = __floorRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return {
+    get: join(outdir, 'get.js'),
+    all: join(outdir, 'all.js'),
+    links: join(outdir, 'links.js'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Output
 
 const fmtMs = (v) => (Number.isFinite(v) ? (v >= 1000 ? v.toFixed(0) : v.toFixed(1)) : '—');
@@ -504,6 +539,12 @@ async function main() {
   if (!withBinary) binaryMissing = 'not asked for (--no-binary)';
 
   const nodes = await nodesAsked();
+  const floor = await bundleFloors();
+  /** The runtime the standalone executable is made of (scripts/build-binary.mjs: Node 24). */
+  const exeNode =
+    binaryMissing === undefined
+      ? (nodes.find((n) => n.key === 'n24')?.exe ?? (await registryNode('24', 'linux-x64', log)))
+      : undefined;
   const machine = machineInfo();
   machine.nodes = nodes.map((n) => n.version);
   const baseEnv = { ...process.env };
@@ -637,6 +678,19 @@ async function main() {
       check: isJsonArray(10),
     },
     ...nodes.map((n) => ({ key: `${n.key}-node`, argv: [n.exe, '-e', '0'], env })),
+    ...nodes.map((n) => ({
+      key: `${n.key}-floor`,
+      argv: [n.exe, floor.get],
+      env,
+      check: isJsonArray(10),
+    })),
+    {
+      key: 'exe-floor',
+      argv: [exeNode, floor.get],
+      env,
+      missing: binaryMissing,
+      check: isJsonArray(10),
+    },
     ...scheds.flatMap((s) => [
       { key: `${s.key}-help`, argv: s.argv('--help'), env, missing: s.missing },
       {
@@ -669,8 +723,15 @@ async function main() {
 
   log(`--all rows (${cfg.types} types, ${pages} pages of ${PAGE_SIZE}): ${heavyRuns} rounds ...`);
   const allArgs = ['types', 'list', '--all', '-o', 'ndjson', '--limit', String(PAGE_SIZE)];
+  const n24 = nodes.find((n) => n.key === 'n24') ?? nodes.at(-1);
   const listAll = await measureGroup(
     [
+      {
+        key: 'all-floor',
+        argv: [n24.exe, floor.all, String(PAGE_SIZE)],
+        env,
+        check: expectLines(cfg.types, 'NDJSON lines'),
+      },
       {
         key: 'all-curl',
         argv: ['bash', '-c', pageLoop],
@@ -693,6 +754,12 @@ async function main() {
   log(`link rows (${cfg.links} links): ${heavyRuns} rounds ...`);
   const links = await measureGroup(
     [
+      {
+        key: 'link-floor',
+        argv: [n24.exe, floor.links, uuid, String(cfg.links)],
+        env,
+        check: linkCheck('link-floor'),
+      },
       {
         key: 'link-curl',
         argv: ['bash', '-c', postLoop],
@@ -808,85 +875,88 @@ async function main() {
   setLabel('link-curl', `curl --parallel ${INFLIGHT}`);
   for (const n of nodes) setLabel(`${n.key}-node`, `${n.label}: node -e 0`);
 
-  const n24 = nodes.find((n) => n.key === 'n24') ?? nodes.at(-1);
+  for (const n of nodes) setLabel(`${n.key}-floor`, `floor GET (${n.label})`);
+  setLabel('exe-floor', 'floor GET (the Node 24 the executable is made of)');
+  setLabel('all-floor', `floor --all loop (${n24.label})`);
+  setLabel('link-floor', `floor POST loop (${n24.label})`);
+
+  // The floor: what the stack costs before sched adds anything, next to the tools users know.
+  const F = 'floor';
+  for (const n of nodes) compare(F, `${n.label}: node -e 0`, `${n.key}-node`, 'gh-help');
+  for (const n of nodes)
+    compare(F, `floor GET, 1 HTTPS GET (${n.label})`, `${n.key}-floor`, 'gh-api');
+  compare(F, `floor --all loop, ${cfg.types} types (${n24.label})`, 'all-floor', 'all-curl');
+  compare(F, `floor POST loop, ${cfg.links} links (${n24.label})`, 'link-floor', 'link-curl');
+
+  // Goals: what sched adds on top of that floor (and `--help` against gh's), in CPU time.
   const G = 'goals';
-  compare(G, `sched --help (npm, ${n24.label})`, `${n24.key}-help`, 'gh-help', 1.2);
   compare(
     G,
     `sched types list --json, 1 HTTPS GET (npm, ${n24.label})`,
     `${n24.key}-get`,
-    'gh-api',
-    1.3,
+    `${n24.key}-floor`,
+    1.1,
   );
-  compare(G, 'sched --help (standalone)', 'exe-help', 'gh-help', 1.0);
-  compare(G, 'sched types list --json, 1 HTTPS GET (standalone)', 'exe-get', 'gh-api', 1.0);
+  compare(G, 'sched types list --json, 1 HTTPS GET (standalone)', 'exe-get', 'exe-floor', 1.1);
+  compare(G, `sched --help (npm, ${n24.label})`, `${n24.key}-help`, 'gh-help', 1.0);
   compare(
     G,
     `sched types list --all -o ndjson, ${cfg.types} types (npm, ${n24.label})`,
     `all-${n24.key}`,
-    'all-curl',
-    2.0,
+    'all-floor',
+    1.2,
   );
   compare(
     G,
     `sched link create --count ${cfg.links} (npm, ${n24.label})`,
     `link-${n24.key}`,
-    'link-curl',
-    3.0,
+    'link-floor',
+    1.2,
   );
+  // Reference: the other runtimes against their own floor (Node 20 is not a goal), and every
+  // sched against what users compare it with (gh, curl).
   const R = 'reference';
   for (const s of scheds) {
-    if (s.key === n24.key) continue;
-    if (s.key !== 'exe') {
-      // (The standalone's start-up rows are goals above.)
-      compare(
-        R,
-        `sched --help (${s.label.replace(/^sched \(|\)$/g, '')})`,
-        `${s.key}-help`,
-        'gh-help',
-      );
-      compare(
-        R,
-        `sched types list --json (${s.label.replace(/^sched \(|\)$/g, '')})`,
-        `${s.key}-get`,
-        'gh-api',
-      );
+    const where = s.label.replace(/^sched \(|\)$/g, '');
+    if (s.key !== n24.key) {
+      compare(R, `sched --help (${where})`, `${s.key}-help`, 'gh-help');
+      // (compare-bin runs on the last Node asked for: that Node's floor.)
+      const floorKey = s.key === 'cmp' ? `${nodes.at(-1).key}-floor` : `${s.key}-floor`;
+      if (s.key !== 'exe')
+        compare(R, `sched types list --json (${where})`, `${s.key}-get`, floorKey);
     }
-    compare(
-      R,
-      `--all, ${cfg.types} types (${s.label.replace(/^sched \(|\)$/g, '')})`,
-      `all-${s.key}`,
-      'all-curl',
-    );
-    compare(
-      R,
-      `link create --count ${cfg.links} (${s.label.replace(/^sched \(|\)$/g, '')})`,
-      `link-${s.key}`,
-      'link-curl',
-    );
+    compare(R, `types list --json (${where}), against gh`, `${s.key}-get`, 'gh-api');
+    compare(R, `--all, ${cfg.types} types (${where})`, `all-${s.key}`, 'all-curl');
+    compare(R, `link create --count ${cfg.links} (${where})`, `link-${s.key}`, 'link-curl');
   }
   compare(R, 'gh api (1 GET)', 'gh-api', 'curl-one');
-  for (const n of nodes) {
-    compare(R, `${n.label}: node -e 0`, `${n.key}-node`, 'gh-help');
-  }
+  /** The link count and duplicate codes of a link row, beside its times. */
+  const noteLinks = (row, k) => {
+    if (!row || !linkChecks[k]) return;
+    row.duplicates = linkChecks[k].duplicates;
+    row.note = [
+      row.note,
+      `${linkChecks[k].links} links, ${linkChecks[k].duplicates} duplicate codes`,
+    ]
+      .filter(Boolean)
+      .join('; ');
+  };
+  noteLinks(
+    rows.find((r) => r.name.startsWith('floor POST loop')),
+    'link-floor',
+  );
   for (const s of scheds) {
     const k = `link-${s.key}`;
-    const row = rows.find(
-      (r) =>
-        groups[k] &&
-        r.value !== 'not available' &&
-        r.name.includes(`--count ${cfg.links}`) &&
-        r.name.includes(s.label.replace(/^sched \(|\)$/g, '')),
+    noteLinks(
+      rows.find(
+        (r) =>
+          groups[k] &&
+          r.value !== 'not available' &&
+          r.name.includes(`--count ${cfg.links}`) &&
+          r.name.includes(s.label.replace(/^sched \(|\)$/g, '')),
+      ),
+      k,
     );
-    if (row && linkChecks[k]) {
-      row.duplicates = linkChecks[k].duplicates;
-      row.note = [
-        row.note,
-        `${linkChecks[k].links} links, ${linkChecks[k].duplicates} duplicate codes`,
-      ]
-        .filter(Boolean)
-        .join('; ');
-    }
   }
   for (const s of scheds) {
     const r = rss[s.key];

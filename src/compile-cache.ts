@@ -8,7 +8,7 @@
 // Builtins come from process.getBuiltinModule (synchronous, no import): this runs on every
 // start, before anything else is loaded.
 
-import { schedDir } from './platform-dirs.js';
+import { makePrivateDir, ownedDir, schedDir } from './platform-dirs.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,41 +36,11 @@ export function enableCompileCache(
     const dir = process
       .getBuiltinModule('node:path')
       .join(schedDir('cache', env, process.platform, home), 'node-compile-cache');
-    makeDir(dir, 3);
-    if (!trusted(dir)) return;
+    makePrivateDir(dir, 3);
+    // Node runs the compiled code it finds there: only a directory of this user's own.
+    if (!ownedDir(dir)) return;
     nodeModule.enableCompileCache(dir);
   } catch {
     // No cache this time.
-  }
-}
-
-/**
- * Node runs the compiled code it finds in the cache: a directory another user owns, or one
- * others can write to (sticky or not: they could still add entries), is not used, as the
- * config directory is refused (src/config/trust.ts). A symbolic link is judged by what it
- * points to. POSIX only (Windows has ACLs, and no uid).
- */
-function trusted(dir: string): boolean {
-  if (typeof process.getuid !== 'function') return true;
-  const st = process.getBuiltinModule('node:fs').statSync(dir);
-  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o002) === 0;
-}
-
-/**
- * mkdir -p, private, at most `parents` missing parents deep. Not fs.mkdirSync's `recursive`:
- * it spins forever where mkdir answers ENOENT under an existing parent (/proc, some FUSE).
- */
-function makeDir(dir: string, parents: number): void {
-  const fs = process.getBuiltinModule('node:fs');
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    const parent = process.getBuiltinModule('node:path').dirname(dir);
-    // No `parent === dir` stop needed: the root always exists (EEXIST above).
-    if (code !== 'ENOENT' || parents === 0) throw e;
-    makeDir(parent, parents - 1);
-    fs.mkdirSync(dir, { mode: 0o700 });
   }
 }

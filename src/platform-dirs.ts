@@ -1,6 +1,7 @@
 // Where sched keeps its files on each platform, like env-paths (without its "-nodejs" suffix):
-// the config (profiles) and the cache (Node's compile cache). One rule for both; a leaf module
-// (Node's path through process.getBuiltinModule: it is used on every start, before anything).
+// the config (profiles) and the cache (Node's compile cache, completion candidates). One rule
+// for both, and one for making and trusting a private directory there; a leaf module (Node's
+// builtins through process.getBuiltinModule: it is used on every start, before anything).
 
 type Env = Record<string, string | undefined>;
 
@@ -30,4 +31,36 @@ export function schedDir(
   const xdg = kind === 'config' ? env.XDG_CONFIG_HOME : env.XDG_CACHE_HOME;
   const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, `.${kind}`);
   return path.join(base, 'sched');
+}
+
+/**
+ * mkdir -p, private (0700), at most `parents` missing parents deep. Not fs.mkdirSync's
+ * `recursive`: it spins forever where mkdir answers ENOENT under an existing parent (/proc,
+ * some FUSE).
+ */
+export function makePrivateDir(dir: string, parents: number): void {
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    const parent = process.getBuiltinModule('node:path').dirname(dir);
+    // No `parent === dir` stop needed: the root always exists (EEXIST above).
+    if (code !== 'ENOENT' || parents === 0) throw e;
+    makePrivateDir(parent, parents - 1);
+    fs.mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
+/**
+ * A directory sched may read what it left there: this user's, and others cannot write to it
+ * (sticky or not: they could still add entries), as the config directory is refused
+ * (src/config/trust.ts). A symbolic link is judged by what it points to. POSIX only (Windows
+ * has ACLs, and no uid).
+ */
+export function ownedDir(dir: string): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  const st = process.getBuiltinModule('node:fs').statSync(dir);
+  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o002) === 0;
 }

@@ -2,9 +2,12 @@
 // advance. Protocol: one candidate per line, "value" or "value<TAB>description", exit 0.
 // It runs under a shell's TAB key, so it never prints an error and never outlives
 // --timeout (the scripts pass 2 seconds): any failure or delay simply means no candidates.
+// What the server lists is kept for a minute (./cache.ts), so the next TAB needs no request.
 import type { ApiClient } from '../api/client.js';
+import type * as Endpoints from '../api/endpoints.js';
 import { removeInvisible } from '../text/sanitize.js';
-import type { Context } from '../context.js';
+import type { Context, Credentials } from '../context.js';
+import { completionCache, readCached, writeCached } from './cache.js';
 import { DYNAMIC_KINDS, type DynamicKind } from './model.js';
 import { renderText } from '../output/render.js';
 
@@ -29,15 +32,13 @@ async function profiles(ctx: Context): Promise<Candidate[]> {
 
 /**
  * A client that does not retry: under a TAB key one quick attempt is right, and the user can
- * press TAB again. No key means nothing to offer (never an error).
+ * press TAB again.
  */
-async function completionClient(ctx: Context): Promise<ApiClient | undefined> {
-  const creds = await ctx.credentials();
-  if (!creds.apiKey) return undefined;
+async function completionClient(ctx: Context, creds: Credentials): Promise<ApiClient> {
   const { createApiClient } = await import('../api/client.js');
   const client = createApiClient({
     baseUrl: creds.baseUrl,
-    apiKey: creds.apiKey,
+    apiKey: creds.apiKey!,
     timeoutMs: ctx.globals.timeoutMs,
     userAgent: `sched/${ctx.version}`,
     env: ctx.env,
@@ -48,29 +49,43 @@ async function completionClient(ctx: Context): Promise<ApiClient | undefined> {
   return client;
 }
 
-async function meetingTypes(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
-  const [client, { listMeetingTypes }] = await Promise.all([
-    completionClient(ctx),
+/**
+ * Candidates read from the server, or from the completion cache (./cache.ts) while a list of
+ * the same profile, base URL and kind is fresh. No key means nothing to offer (never an error).
+ */
+async function fromServer(
+  ctx: Context,
+  kind: DynamicKind,
+  read: (client: ApiClient, endpoints: typeof Endpoints) => Promise<Candidate[]>,
+): Promise<Candidate[]> {
+  const creds = await ctx.credentials();
+  if (!creds.apiKey) return [];
+  const cache = completionCache(ctx.env);
+  const key = { profile: creds.profile, baseUrl: creds.baseUrl, kind };
+  const hit = cache && readCached(cache, key);
+  if (hit) return hit;
+  const [client, endpoints] = await Promise.all([
+    completionClient(ctx, creds),
     import('../api/endpoints.js'),
   ]);
-  if (!client) return [];
-  const page = await listMeetingTypes(client, { limit: PAGE_SIZE, signal });
-  return page.items
-    .filter((t) => typeof t.slug === 'string' && t.slug !== '')
-    .map((t) => [t.slug, `${t.name} (${t.duration} min)`]);
+  const list = await read(client, endpoints);
+  if (cache) writeCached(cache, key, list);
+  return list;
 }
 
-async function webhooks(ctx: Context, signal: AbortSignal): Promise<Candidate[]> {
-  const [client, { listWebhooks }] = await Promise.all([
-    completionClient(ctx),
-    import('../api/endpoints.js'),
-  ]);
-  if (!client) return [];
-  const page = await listWebhooks(client, { limit: PAGE_SIZE, signal });
-  return page.items
-    .filter((w) => typeof w.uuid === 'string' && w.uuid !== '')
-    .map((w) => [w.uuid, `${w.url} (${(w.events ?? []).join(', ')})`]);
-}
+const meetingTypes = (ctx: Context, signal: AbortSignal) =>
+  fromServer(ctx, 'meeting-types', async (client, { listMeetingTypes }) =>
+    (await listMeetingTypes(client, { limit: PAGE_SIZE, signal })).items
+      .filter((t) => typeof t.slug === 'string' && t.slug !== '')
+      .map((t): Candidate => [t.slug, `${t.name} (${t.duration} min)`]),
+  );
+
+const webhooks = (ctx: Context, signal: AbortSignal) =>
+  fromServer(ctx, 'webhooks', async (client, { listWebhooks }) =>
+    (await listWebhooks(client, { limit: PAGE_SIZE, signal })).items
+      .filter((w) => typeof w.uuid === 'string' && w.uuid !== '')
+      .map((w): Candidate => [w.uuid, `${w.url} (${(w.events ?? []).join(', ')})`]),
+  );
 
 export function candidates(
   ctx: Context,

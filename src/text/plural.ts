@@ -5,3 +5,12 @@
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A whole number with thousands separators, as in English ("1,000", "100,000"). Not
+ * toLocaleString: its first call loads ICU's locale data (~15-45 ms), paid at start-up by every
+ * command whose help text holds a number.
+ */
+export function grouped(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+}

@@ -52,6 +52,10 @@ describe('npm run bench --quick', () => {
 
       const node = `Node ${process.versions.node.split('.')[0]}`;
       for (const row of [
+        `${node}: node -e 0`,
+        `floor GET, 1 HTTPS GET (${node})`,
+        `floor --all loop, 200 types (${node})`,
+        `floor POST loop, 20 links (${node})`,
         `sched --help (npm, ${node})`,
         `sched types list --json, 1 HTTPS GET (npm, ${node})`,
         'sched --help (standalone)',
@@ -66,6 +70,11 @@ describe('npm run bench --quick', () => {
       expect(r.stdout).toMatch(/machine: .+, \d+ cores/);
       expect(r.stdout).toMatch(/Node: v\d+\.\d+\.\d+/);
       expect(r.stdout).toMatch(/<= 1\.2x/);
+      expect(r.stdout).toMatch(/<= 1\.1x/);
+      // The goals are measured against the floor of the same run.
+      expect(r.stdout).toMatch(
+        /\| sched types list --json, 1 HTTPS GET \(npm, Node \d+\) +\| [\d.]+ +\| floor GET/,
+      );
 
       const report = JSON.parse(readFileSync(json, 'utf8')) as { rows: Row[] };
       // Every row of the npm-installed sched was measured and passed its checks; only a missing
@@ -80,6 +89,8 @@ describe('npm run bench --quick', () => {
       }
       const links = report.rows.find((row) => row.name.startsWith('sched link create'));
       if (links?.value !== 'not available') expect(links?.duplicates).toBe(0);
+      const floorLinks = report.rows.find((row) => row.name.startsWith('floor POST loop'));
+      expect(floorLinks?.duplicates).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

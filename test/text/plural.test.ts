@@ -1,7 +1,7 @@
 // One home for "1 webhook" / "2 webhooks" (src/text/plural.ts), used by link create, webhooks rm
 // and webhooks sync.
 import { describe, expect, it } from 'vitest';
-import { plural } from '../../src/text/plural.js';
+import { grouped, plural } from '../../src/text/plural.js';
 
 describe('plural', () => {
   it.each([
@@ -13,5 +13,20 @@ describe('plural', () => {
     [2, 'delivery', 'deliveries', '2 deliveries'],
   ])('%i %s', (n, one, many, want) => {
     expect(plural(n, one, many)).toBe(want);
+  });
+});
+
+describe('grouped', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [25_000, '25,000'],
+    [100_000, '100,000'],
+    [1_234_567, '1,234,567'],
+  ])('%i', (n, want) => {
+    // The same text as toLocaleString('en'), which it replaces (see src/text/plural.ts).
+    expect(grouped(n)).toBe(want);
+    expect(grouped(n)).toBe(n.toLocaleString('en'));
   });
 });

@@ -8,6 +8,10 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['SCHED_PROFILE', 'profile to use when --profile is not given (default: default)'],
   ['SCHED_CONFIG_DIR', 'directory of the config file (mode 0700; the file is 0600)'],
   ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig, events send, webhooks listen and add'],
+  [
+    'SCHED_COMPLETION_TTL',
+    'seconds TAB completion keeps the slugs and webhooks it read\n(default 60; 0: ask the API on every TAB); kept per\nprofile and base URL in ~/.cache/sched/completion, no key',
+  ],
   ['NO_COLOR', 'any value turns colour off (like --no-color)'],
   ['FORCE_COLOR', 'forces colour even when output is not a terminal'],
   ['COLUMNS', "width tables are laid out for (default: the terminal's)"],

@@ -26,7 +26,7 @@ import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
 import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
-import { plural } from '../../text/plural.js';
+import { grouped, plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
 import {
   pickMeetingType,
@@ -205,7 +205,7 @@ async function confirmLarge(
   total: number,
   types: readonly ResolvedMeetingType[],
 ): Promise<void> {
-  const n = total.toLocaleString('en');
+  const n = grouped(total);
   const per = types.length > 1 ? ` (${types.length} meeting types)` : '';
   const prompter = await ctx.prompter();
   const ok = await prompter.confirm(

@@ -1,6 +1,7 @@
 // The arguments and options of every `sched link` verb, declared once (see ../define.ts):
 // index.ts registers them, and each verb's run() takes its type from here.
 import { arg, flag, input, type InputOf, positiveInt, value } from '../define.js';
+import { grouped } from '../../text/plural.js';
 
 /** More links than this in one run is asked about first on a terminal (an extra zero typed). */
 export const LARGE_BATCH = 1000;
@@ -27,7 +28,7 @@ export const createInput = input({
     }),
     flag(
       '-y, --yes',
-      `do not ask before more than ${LARGE_BATCH.toLocaleString('en')} links (asked only on a terminal)`,
+      `do not ask before more than ${grouped(LARGE_BATCH)} links (asked only on a terminal)`,
     ),
   ],
 });
