@@ -11,6 +11,7 @@ import {
 } from './context.js';
 import { ExitCode, Interrupted, isSchedError, messageOf, QuietExit, UsageError } from './errors.js';
 import type { IO } from './io.js';
+import { withCsvBom } from './output/csv.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
 import {
@@ -75,6 +76,7 @@ export const GLOBAL_INPUT = input({
     }),
     flag('--verbose', 'log each HTTP request to stderr (secrets masked)'),
     flag('-q, --quiet', 'print only the essential value'),
+    flag('--csv-bom', 'start CSV output with a UTF-8 BOM, for Excel (env SCHED_CSV_BOM=1)'),
   ],
 });
 type GlobalInput = InputOf<typeof GLOBAL_INPUT>;
@@ -268,6 +270,7 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
     timeoutMs: Math.round(raw.timeout * 1000),
     verbose: Boolean(raw.verbose),
     quiet: Boolean(raw.quiet),
+    csvBom: Boolean(raw.csvBom) || env.SCHED_CSV_BOM === '1',
   };
 }
 
@@ -357,6 +360,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       const raw = program.opts<GlobalInput>();
       const globals = resolveGlobals(raw, deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
+      if (globals.output === 'csv' && globals.csvBom) io = withCsvBom(io);
       checkRepeats(cmd);
       checkOutputFormat(def, commandPath(cmd), raw);
       const ctx = createContext({

@@ -34,6 +34,8 @@ export interface GlobalOptions {
   timeoutMs: number;
   verbose: boolean;
   quiet: boolean;
+  /** --csv-bom or SCHED_CSV_BOM=1: CSV output starts with a UTF-8 BOM. */
+  csvBom?: boolean;
 }
 
 export interface Credentials {

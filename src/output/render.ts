@@ -18,7 +18,7 @@
 import { jsonText } from './json-value.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../context.js';
-import { csvRecord } from './csv.js';
+import { csvRecord, type CsvCell } from './csv.js';
 import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from '../text/sanitize.js';
 
@@ -95,10 +95,15 @@ function cellText(v: CellValue, arraySep: string): string {
   return sanitizeCell(String(v));
 }
 
-function csvText(v: CellValue): string {
+/** A CSV field: text unless the value (or every item of a list) is a number or a boolean. */
+function csvText(v: CellValue): CsvCell {
   if (v === null || v === undefined) return '';
-  if (Array.isArray(v)) return sanitizeCsvField(v.map(String).join(','));
-  return sanitizeCsvField(String(v));
+  const items: readonly unknown[] = Array.isArray(v) ? v : [v];
+  const kind = items.every((x) => typeof x === 'number' || typeof x === 'boolean')
+    ? 'number'
+    : 'text';
+  const text = Array.isArray(v) ? v.map(String).join(',') : String(v as string | number);
+  return { text: sanitizeCsvField(text), kind };
 }
 
 function prettyJson(value: unknown, indent: string): string {
