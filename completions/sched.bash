@@ -345,4 +345,4 @@ _sched() {
   return 0
 }
 
-complete -F _sched sched
+complete -F _sched sched schedcli

@@ -14,6 +14,7 @@ import type { IO } from './io.js';
 import { withCsvBom } from './output/csv.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
+import { asInvoked } from './names.js';
 import {
   checkOutputFormat,
   commanderOption,
@@ -49,6 +50,8 @@ export interface RunDeps {
   env: Env;
   signal?: AbortSignal;
   prompter?: Prompter;
+  /** The name the program was invoked as (src/names.ts); `sched` when not given. */
+  name?: string;
 }
 
 function outputFormat(value: string): OutputFormat {
@@ -195,11 +198,14 @@ export function groupAsked(argv: readonly string[]): CommandDef | undefined {
  * The command tree. `act` decides what running a command means (real run, or a test). With
  * `only`, just that group is registered under the root (see groupAsked).
  */
-export function buildProgram(act: Act, only?: CommandDef): Command {
-  const program = new Command('sched')
+export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Command {
+  const program = new Command(name)
     .description(
-      'Meeting types, single-use links, webhooks and signed events from the terminal ' +
-        '(try it all locally with `sched sandbox`)',
+      asInvoked(
+        'Meeting types, single-use links, webhooks and signed events from the terminal ' +
+          '(try it all locally with `sched sandbox`)',
+        name,
+      ),
     )
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -249,7 +255,7 @@ export function buildProgram(act: Act, only?: CommandDef): Command {
     'after',
     '\nHelp topics:\n' +
       Object.entries(HELP_TOPICS)
-        .map(([k, v]) => `  sched help ${k.padEnd(12)} ${v.summary}`)
+        .map(([k, v]) => `  ${name} help ${k.padEnd(12)} ${v.summary}`)
         .join('\n') +
       '\n',
   );
@@ -285,14 +291,18 @@ function resolveIO(deps: RunDeps, g: { color: boolean; noInput: boolean }): IO {
   return typeof deps.io === 'function' ? deps.io(g) : deps.io;
 }
 
-/** Writes a typed error as one clear line (plus details) and returns its exit code. */
-export function reportError(io: IO, e: unknown, env: Env): number {
+/**
+ * Writes a typed error as one clear line (plus details) and returns its exit code. The
+ * commands it quotes name the program as invoked (`name`, see src/names.ts).
+ */
+export function reportError(io: IO, e: unknown, env: Env, name = 'sched'): number {
   const red = (s: string) => io.colorErr.red(s);
+  const said = (s: string) => asInvoked(s, name);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
-    io.err(`${red('error:')} ${e.message}`);
-    for (const d of e.details) io.err(`  ${d}`);
-    if (e.hint) io.err(io.colorErr.dim(`hint: ${e.hint}`));
+    io.err(`${red('error:')} ${said(e.message)}`);
+    for (const d of e.details) io.err(`  ${said(d)}`);
+    if (e.hint) io.err(io.colorErr.dim(`hint: ${said(e.hint)}`));
     return e.exitCode;
   }
   const msg = messageOf(e);
@@ -382,7 +392,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       }
     };
 
-  const program = buildProgram(act, groupAsked(argv));
+  const program = buildProgram(act, groupAsked(argv), deps.name);
   // Commander writes help to stdout and its errors to stderr through our io.
   const early = () => io ?? resolveIO(deps, { color: !argv.includes('--no-color'), noInput: true });
   const configureAll = (c: Command) => {
@@ -428,7 +438,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         exitCode = ExitCode.usage;
       }
     } else {
-      exitCode = reportError(early(), e, deps.env);
+      exitCode = reportError(early(), e, deps.env, deps.name);
     }
   }
   return exitCode;

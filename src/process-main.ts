@@ -3,9 +3,10 @@
 // src/binary.ts (the standalone executable). Imports nothing at the top (see src/main.ts).
 
 export async function main(): Promise<void> {
-  const [{ runCli }, { createProcessIO }] = await Promise.all([
+  const [{ runCli }, { createProcessIO }, { invokedName }] = await Promise.all([
     import('./cli.js'),
     import('./io.js'),
+    import('./names.js'),
   ]);
 
   const controller = new AbortController();
@@ -32,6 +33,7 @@ export async function main(): Promise<void> {
     io: (o) => createProcessIO(o),
     env: process.env,
     signal: controller.signal,
+    name: invokedName(process.argv[1]),
   });
   // Let stdout drain before leaving (a pipe may still hold data).
   process.exitCode = code;

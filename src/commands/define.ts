@@ -370,11 +370,15 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
 // ---------------------------------------------------------------------------------------------
 // Parsers and help text shared by the definitions
 
+/** A command's examples, each naming the program as it was invoked (the root's name). */
 export function examples(cmd: Command, lines: readonly string[]): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const named = (l: string) => l.replace(/^sched(?= )/, root.name());
   return cmd.addHelpText(
     'after',
     '\nExamples:\n' +
-      lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n') +
+      lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${named(l)}`)).join('\n') +
       '\n',
   );
 }

@@ -12,6 +12,7 @@ import {
   type ValueSource,
 } from './model.js';
 import { shellQuote as q } from '../text/quote.js';
+import { COMMAND_NAMES } from '../names.js';
 
 /** The compact value descriptor the script's __sched_values understands. */
 function encode(v: ValueSource): string {
@@ -232,6 +233,6 @@ _${N}() {
   return 0
 }
 
-complete -F _${N} ${p}
+complete -F _${N} ${COMMAND_NAMES.join(' ')}
 `;
 }

@@ -1,6 +1,7 @@
 // sched.1: the man page (roff, man macros), rendered from the same reference as docs/.
 // Generated: run `node scripts/gen-docs.mjs` after changing a command definition.
 import type { RefOption, Reference } from './model.js';
+import { COMMAND_NAMES } from '../names.js';
 
 /** Text made safe for roff: backslashes, dashes (so they copy as ASCII) and leading dots. */
 function esc(s: string): string {
@@ -38,7 +39,7 @@ export function manPage(ref: Reference): string {
     '.\\" Generated from the command definitions by scripts/gen-docs.mjs; do not edit.',
     '.TH SCHED 1 "" "sched" "User Commands"',
     '.SH NAME',
-    `sched \\- ${esc(ref.description)}`,
+    `${COMMAND_NAMES.join(', ')} \\- ${esc(ref.description)}`,
     '.SH SYNOPSIS',
     '.B sched',
     '[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
@@ -48,6 +49,12 @@ export function manPage(ref: Reference): string {
         'scheduling service, computes and verifies webhook signatures, and runs a local ' +
         'sandbox of the whole service. Data goes to stdout (tables on a terminal; JSON, ' +
         'NDJSON or CSV with --json or --output), messages to stderr.',
+    ),
+    '.PP',
+    esc(
+      `${COMMAND_NAMES[1]} is the same program under a second name. zsh has a builtin called ` +
+        `sched (its zsh/sched module) that runs instead of ours; type ${COMMAND_NAMES[1]}, or ` +
+        'give the name back with "disable sched 2>/dev/null" in ~/.zshrc.',
     ),
     '.SH GLOBAL OPTIONS',
     'Accepted before or after any command.',

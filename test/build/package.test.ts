@@ -136,6 +136,25 @@ describe('the installed sched', () => {
     expect(help.stderr).toBe('');
   });
 
+  it('installs the second name, schedcli (zsh has a builtin sched), and its man page', async () => {
+    if (process.platform === 'win32') return;
+    const help = await execa(path.join(tmp, 'global', 'bin', 'schedcli'), ['--help'], {
+      env: npmEnv(),
+      reject: false,
+    });
+    expect(help.stdout).toMatch(/^Usage: schedcli /);
+    const man1 = path.join(tmp, 'global', 'share', 'man', 'man1');
+    expect(fs.readdirSync(man1).sort()).toEqual(['sched.1', 'schedcli.1']);
+    const hasMan = await execa('man', ['--version'], { reject: false }).catch(() => undefined);
+    if (!hasMan || hasMan.exitCode !== 0) return;
+    // man follows schedcli.1's `.so` to sched.1 in the same tree.
+    const page = await execa('man', ['-P', 'cat', 'schedcli'], {
+      env: { MANPATH: path.join(tmp, 'global', 'share', 'man'), MANWIDTH: '100', LC_ALL: 'C' },
+      reject: false,
+    });
+    expect(page.stdout).toMatch(/^NAME\n +sched, +schedcli +- /m);
+  });
+
   it('runs from a project: node_modules/.bin/sched --version', async () => {
     const r = await execa(path.join(projectDir, 'node_modules', '.bin', 'sched'), ['--version'], {
       env: npmEnv(),

@@ -45,6 +45,21 @@ describe.skipIf(
     expect(r.stderr).toBe('');
   });
 
+  it('names itself `schedcli` when run through a link of that name (the zsh-safe name)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sched-standalone-n-'));
+    try {
+      fs.copyFileSync(STANDALONE!, path.join(dir, 'sched'));
+      fs.chmodSync(path.join(dir, 'sched'), 0o755);
+      fs.symlinkSync('sched', path.join(dir, 'schedcli'));
+      const run = (name: string) =>
+        execa(path.join(dir, name), ['--help'], { env: { PATH: '' }, extendEnv: false });
+      expect((await run('schedcli')).stdout).toMatch(/^Usage: schedcli /);
+      expect((await run('sched')).stdout).toMatch(/^Usage: sched /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('verifies a signature (a command that loads its own code) and warns about nothing', async () => {
     const body = '{"event":"meetingScheduled"}';
     const { createHmac } = await import('node:crypto');

@@ -22,6 +22,23 @@ describe('sched completion <shell>', () => {
     },
   );
 
+  it('prints the fish script of the second name, identical to completions/schedcli.fish', async () => {
+    // fish loads one completion file per command name; bash and zsh scripts cover both names.
+    const r = await runSched(['completion', 'fish'], { name: 'schedcli' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^complete -c schedcli -f$/m);
+    expect(r.stdout).not.toMatch(/^complete -c sched /m);
+    const committed = readFileSync(new URL('../../completions/schedcli.fish', import.meta.url));
+    expect(r.stdout === committed.toString(), 'run `node scripts/gen-completions.mjs`').toBe(true);
+  });
+
+  it.each(['bash', 'zsh'])('the %s script completes both names', async (shell) => {
+    const r = await runSched(['completion', shell]);
+    expect(r.stdout).toMatch(
+      shell === 'bash' ? /^complete -F _sched sched schedcli$/m : /^#compdef sched schedcli$/m,
+    );
+  });
+
   it('rejects an unknown shell with exit 2 naming the three it supports', async () => {
     const r = await runSched(['completion', 'tcsh']);
     expect(r.code).toBe(2);

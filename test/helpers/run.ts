@@ -21,6 +21,8 @@ export interface RunOptions {
   prompter?: Prompter;
   signal?: AbortSignal;
   columns?: number;
+  /** The name the program is invoked as (src/names.ts): `sched` when not given. */
+  name?: string;
 }
 
 export async function runSched(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -42,6 +44,7 @@ export async function runSched(argv: string[], opts: RunOptions = {}): Promise<R
     env,
     signal: opts.signal,
     prompter: opts.prompter,
+    name: opts.name,
   });
   return { code, stdout: made?.stdoutText() ?? '', stderr: made?.stderrText() ?? '' };
 }
