@@ -78,7 +78,7 @@ __sched_flags() {
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
     'webhooks sync') REPLY='--file --prune --dry-run --yes --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --record-unverified --help' ;;
     'events') REPLY='--help' ;;
     'events sample') REPLY='--override --override-new --help' ;;
     'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;

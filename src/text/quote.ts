@@ -40,3 +40,21 @@ export function shellQuote(s: string): string {
 export function shellWord(s: string): string {
   return /^[\w./@:+-]+$/.test(s) ? s : shellQuote(s);
 }
+
+/**
+ * A command line for the user to paste, as a template tag: each interpolated value becomes one
+ * literal shell word (shellWord), whatever it holds — a uuid a sender chose, a URL an API
+ * returned, a file name — while the template's own text (`<url>` placeholders, flags) stays as
+ * written. Every command `sched` suggests is built with it:
+ * shellCommand`sched webhooks rm ${uuid}`.
+ */
+export function shellCommand(
+  parts: TemplateStringsArray,
+  ...values: ReadonlyArray<string | number>
+): string {
+  let out = parts[0]!;
+  values.forEach((v, i) => {
+    out += shellWord(String(v)) + parts[i + 1]!;
+  });
+  return out;
+}

@@ -15,7 +15,6 @@ import { unavailable } from '../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const hasZsh = (await execa('zsh', ['-fc', 'true'], { reject: false })).exitCode === 0;
-if (!hasZsh) console.warn('zsh not found: the zsh builtin check is skipped');
 
 /** The set-up line the README gives for ~/.zshrc. */
 const ZSHRC_LINE = 'disable sched 2>/dev/null';

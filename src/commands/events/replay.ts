@@ -17,7 +17,7 @@ import {
   type CapturedDelivery,
 } from '../../domain/webhooks/listen/capture.js';
 import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
-import { quote } from '../../text/quote.js';
+import { quote, shellCommand } from '../../text/quote.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { renderJsonLine, renderText } from '../../output/render.js';
 import { masker } from '../../mask.js';
@@ -39,6 +39,9 @@ async function pick(
   const picked: Picked[] = [];
   for await (const e of readCapture(file)) {
     total += 1;
+    // An unverified delivery recorded without its body (listen --record with a secret) has
+    // nothing to replay.
+    if (e.delivery.bodyOmitted !== undefined) continue;
     const uuid = e.delivery.uuid ?? '';
     if (wanted && !wanted.has(uuid)) continue;
     found.add(uuid);
@@ -54,7 +57,7 @@ async function pick(
   if (missing.length > 0) {
     throw new UsageError(
       `no delivery in ${quote(file)} has the uuid ${missing.map((u) => quote(u)).join(', ')}`,
-      { hint: `list them with: jq -r .uuid ${file}` },
+      { hint: `list them with: ${shellCommand`jq -r .uuid ${file}`}` },
     );
   }
   return picked;

@@ -37,13 +37,15 @@ export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> 
   }
   if (valid) return;
 
-  const details = reasons.map((d) => `${d.confirmed ? 'cause' : 'check'}: ${d.reason}`);
-  if (reasons.length === 0) details.push(signed.body ? NO_KNOWN_CAUSE : notDiagnosed(signed.bytes));
+  const details = reasons.map(
+    (d) => `${d.confirmed ? 'cause' : d.skipped ? 'skipped' : 'check'}: ${d.reason}`,
+  );
+  const explained = reasons.some((d) => !d.skipped);
+  if (!explained) details.unshift(signed.body ? NO_KNOWN_CAUSE : notDiagnosed(signed.bytes));
   throw new Failure(`the signature does not match the payload from ${src.label}`, {
     details,
-    hint:
-      reasons.length === 0
-        ? "use the webhook's own secret and the raw body exactly as received (before any JSON parsing)"
-        : undefined,
+    hint: !explained
+      ? "use the webhook's own secret and the raw body exactly as received (before any JSON parsing)"
+      : undefined,
   });
 }

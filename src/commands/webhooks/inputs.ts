@@ -127,9 +127,13 @@ export const listenInput = input({
       '--forward-unverified',
       'with a secret, forward deliveries whose signature is invalid or missing too (default: only valid ones)',
     ),
-    value('--count <n>', 'stop after n kept deliveries (their forwards done), exit 0', {
-      parse: positiveInt('--count'),
-    }),
+    value(
+      '--count <n>',
+      'stop after n kept deliveries (with a secret, n verified ones; their forwards done), exit 0',
+      {
+        parse: positiveInt('--count'),
+      },
+    ),
     value(
       '--max-time <seconds>',
       'stop after this long; with --count, exit 1 when fewer than n arrived',
@@ -137,7 +141,11 @@ export const listenInput = input({
     ),
     value(
       '--record <file>',
-      'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`',
+      'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`; with a secret, unverified ones without their body',
+    ),
+    flag(
+      '--record-unverified',
+      'with --record and a secret, record the bodies of deliveries whose signature is invalid or missing too',
     ),
   ],
 });

@@ -24,7 +24,8 @@ import {
   eventNameProblem,
   parseEventList,
 } from '../../domain/webhooks/event-names.js';
-import { quote, shellWord } from '../../text/quote.js';
+import { quote } from '../../text/quote.js';
+import { NoteLimiter } from '../../domain/webhooks/listen/notes.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { resolveSecret } from '../../domain/webhooks/input.js';
 import { diagnoseSignature, likelyCause, NO_KNOWN_CAUSE } from '../../domain/webhooks/signature.js';
@@ -48,6 +49,9 @@ import {
   displayUrl,
   forwardLine,
   notForwardedLine,
+  removeWebhookHint,
+  replayAllHint,
+  replayOneHint,
 } from '../../domain/webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
 import {
@@ -76,6 +80,9 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   const maxTimeS = flags.maxTime;
   if (flags.forwardUnverified === true && forwardTo.length === 0) {
     throw new UsageError('--forward-unverified needs --forward-to <url>');
+  }
+  if (flags.recordUnverified === true && flags.record === undefined) {
+    throw new UsageError('--record-unverified needs --record <file>');
   }
 
   const given = await resolveSecret(ctx, flags.secret, { prompt: false, why: '' });
@@ -123,8 +130,12 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   };
 
   const seen = new SeenNotifications();
-  /** Kept deliveries accepted (answered 200 and shown), the --count that counts. */
+  // Per-request notes: anyone who can reach the port causes them, so they are throttled.
+  const notes = new NoteLimiter((line) => io.err(line));
+  /** Kept deliveries accepted (answered 200 and shown). */
   let count = 0;
+  /** Those of them that count toward --count: with a secret, only verified ones. */
+  let counted = 0;
   let skipped = 0;
   let warnedUnchecked = false;
   const unforwarded: string[] = [];
@@ -152,7 +163,9 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       duplicate: false,
     });
     const isKept = !kept || kept.some((e) => e === record.event);
-    return { receivedAt, header, signature, diagnoses, signatureReason, record, isKept };
+    // With a secret, a forged request must not end `--count` (nor stand for a real delivery).
+    const counts = isKept && (signature === 'valid' || signature === 'unchecked');
+    return { receivedAt, header, signature, diagnoses, signatureReason, record, isKept, counts };
   }
 
   async function handleDelivery(
@@ -171,12 +184,15 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
             uuid: record.uuid,
             signature,
             signatureReason: record.signatureReason,
+            omitBody: recordedBody(signature) ? undefined : `signature ${signature}`,
           },
         ),
       );
       if (capture.failed !== undefined && !captureSaid) {
         captureSaid = true;
-        io.err(`error: could not write to ${capture.file}: ${capture.failed}; no longer recording`);
+        io.err(
+          `${capture.full ? 'note: stopped recording to' : 'error: could not write to'} ${capture.file}: ${capture.failed}; no longer recording`,
+        );
       }
     }
     if (!d.isKept) {
@@ -192,8 +208,12 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     record.duplicate = duplicate;
 
     if (!json) await write(deliveryLine(io.color, record, receivedAt, firstAt) + '\n');
-    for (const x of diagnoses) {
-      if (x.reason !== signatureReason) io.err(`  ${x.confirmed ? 'cause' : 'check'}: ${x.reason}`);
+    const leads = diagnoses.filter((x) => !x.skipped && x.reason !== signatureReason);
+    if (leads.length > 0) {
+      notes.note(
+        'leads on invalid signatures',
+        ...leads.map((x) => `  ${x.confirmed ? 'cause' : 'check'}: ${x.reason}`),
+      );
     }
     if (signature === 'unchecked' && header !== undefined && !warnedUnchecked) {
       warnedUnchecked = true;
@@ -219,7 +239,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
       unforwarded.push(record.uuid ?? '');
       io.err(
         capture && record.uuid
-          ? `  not delivered to the app; once fixed: sched events replay ${shellWord(capture.file)} --uuid ${record.uuid} --to ${shellWord(targets[0]!.url.toString())}`
+          ? `  not delivered to the app; once fixed: ${replayOneHint(capture.file, record.uuid, targets[0]!.url.toString())}`
           : `  not delivered to the app${capture ? '' : ' (record deliveries with --record <file> to replay them later)'}`,
       );
     }
@@ -227,16 +247,24 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     if (json) await write(jsonText({ ...record, forwards: reports }) + '\n');
   }
   let captureSaid = false;
+  /**
+   * With a secret, what an unverified delivery leaves in --record: its headers and verdict,
+   * not its body (anyone can send bodies; a recording must not fill with them), unless
+   * --record-unverified asks for them.
+   */
+  const recordedBody = (signature: string) =>
+    !secret || signature === 'valid' || flags.recordUnverified === true;
 
   let receiver: Receiver;
   try {
     receiver = await startReceiver({
       port,
       host,
-      early: (req, res) => answerNonDelivery(req, res, (line) => io.err(line)),
+      early: (req, res) =>
+        answerNonDelivery(req, res, (line) => notes.note('requests answered 405', line)),
       onBody(req, body, res) {
         const d = receive(req, body);
-        if (d.isKept && limit !== undefined && count >= limit) {
+        if (d.isKept && limit !== undefined && counted >= limit) {
           // --count is reached and the listener is stopping: the sender should try again later
           // rather than have a delivery answered 200 and never shown.
           res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5' });
@@ -247,9 +275,13 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"received":true}');
         if (d.isKept) count += 1;
-        const last = d.isKept && count === limit;
+        if (d.counts) counted += 1;
+        const last = d.counts && counted === limit;
         const p = handleDelivery(req, body, d).catch((e: unknown) => {
-          io.err(`error: could not handle a delivery: ${messageOf(e)}`);
+          notes.note(
+            'deliveries that could not be handled',
+            `error: could not handle a delivery: ${messageOf(e)}`,
+          );
         });
         inFlight.add(p);
         void p.finally(() => {
@@ -260,10 +292,18 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         return p;
       },
       onTooLarge({ size, declared, maxBytes }) {
-        io.err(
+        notes.note(
+          'bodies refused with 413',
           declared
             ? `note: refused a ${size}-byte body (over ${maxBytes} bytes) with 413`
             : `note: refused a body over ${maxBytes} bytes with 413`,
+        );
+      },
+      onError(e) {
+        // Whatever a request holds, the listener goes on: it was answered 500.
+        notes.note(
+          'requests that could not be handled',
+          `error: could not handle a request (answered 500; still listening): ${messageOf(e)}`,
         );
       },
       onBusy(b) {
@@ -356,6 +396,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   await Promise.allSettled([...inFlight]);
   await capture?.close();
   await registration.unregister();
+  notes.flush();
   if (kept) {
     io.err(
       `skipped ${skipped} ${skipped === 1 ? 'delivery' : 'deliveries'} of other events than ${kept.join(', ')}`,
@@ -363,7 +404,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   }
   if (unforwarded.length > 0) {
     io.err(
-      `${unforwarded.length} ${unforwarded.length === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${capture ? `; replay with \`sched events replay ${shellWord(capture.file)} --to <url>\`` : ''}`,
+      `${unforwarded.length} ${unforwarded.length === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${capture ? `; replay with \`${replayAllHint(capture.file)}\`` : ''}`,
     );
   }
   const summary = `stopped listening on ${localUrl} after ${count} ${count === 1 ? 'delivery' : 'deliveries'}`;
@@ -371,12 +412,12 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   if (registration.failed && registration.webhook) {
     const { uuid } = registration.webhook;
     throw new Failure(`the webhook ${uuid} for ${registerUrl} was left behind`, {
-      hint: `remove it with \`sched webhooks rm ${uuid}\``,
+      hint: `remove it with \`${removeWebhookHint(uuid)}\``,
     });
   }
-  if (end.signal.reason === 'max-time' && limit !== undefined && count < limit) {
+  if (end.signal.reason === 'max-time' && limit !== undefined && counted < limit) {
     throw new Failure(
-      `only ${count} of ${limit} ${limit === 1 ? 'delivery' : 'deliveries'} arrived within ${maxTimeS} s`,
+      `only ${counted} of ${limit} ${limit === 1 ? 'delivery' : 'deliveries'} arrived within ${maxTimeS} s`,
     );
   }
   // Ctrl-C or SIGTERM is how a server is meant to end (like a closed stdout), and so are

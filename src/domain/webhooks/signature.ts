@@ -99,6 +99,54 @@ export interface Diagnosis {
   reason: string;
   /** True when correcting exactly this mistake makes the signature match. */
   confirmed: boolean;
+  /** True when this mistake was not checked (the body is too large or too deep for it). */
+  skipped?: true;
+}
+
+/**
+ * The re-serialised JSON check parses the body and writes it out again four ways (compact,
+ * pretty with 2 and 4 spaces, escaped slashes): its cost grows with the body's size times its
+ * depth (each pretty line is indented by its depth), and JSON.stringify recurses once per
+ * level. Past these bounds it is skipped, and the diagnosis says so; every other check is a
+ * fixed number of HMACs over the body, linear in its size. Real deliveries are a few KB,
+ * nested 4 or 5 levels deep.
+ */
+export const RESERIALISE_MAX_BYTES = 256 * 1024;
+export const RESERIALISE_MAX_DEPTH = 32;
+
+/**
+ * How deep the JSON in `bytes` nests (arrays and objects; brackets inside strings do not
+ * count), scanning no further than it takes to pass `stopAt`. Linear, no recursion, no parse.
+ */
+export function jsonDepth(bytes: Uint8Array, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (inString) {
+      if (b === 0x5c)
+        i++; // a backslash escapes the next byte
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      depth++;
+      if (depth > max) max = depth;
+      if (max > stopAt) return max;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** Why the re-serialised JSON check is not run on `payload`, or undefined when it is. */
+function reserialiseSkipped(payload: Buffer): string | undefined {
+  const why =
+    payload.length > RESERIALISE_MAX_BYTES
+      ? `the body is over ${RESERIALISE_MAX_BYTES / 1024} KiB`
+      : jsonDepth(payload, RESERIALISE_MAX_DEPTH) > RESERIALISE_MAX_DEPTH
+        ? `the body nests over ${RESERIALISE_MAX_DEPTH} levels deep`
+        : undefined;
+  return why && `not checked for a re-serialised JSON body (${why})`;
 }
 
 function b64Matches(secret: string, payload: Uint8Array, candidate: string): boolean {
@@ -129,6 +177,7 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
   const received = input.received.trim();
   const out: Diagnosis[] = [];
   const add = (confirmed: boolean, reason: string) => out.push({ reason, confirmed });
+  const skip = (reason: string) => out.push({ reason, confirmed: false, skipped: true });
   if (received === '') {
     add(false, 'the signature value is empty (was the webhook-signature header sent?)');
     return out;
@@ -223,8 +272,10 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
         'the signed payload ended with a newline that this one lacks; with it the signature matches — use the body bytes exactly as received',
       );
     }
-    const reserialised = reserialisedMatch(secret, payload, received);
-    if (reserialised) {
+    const skipped = reserialiseSkipped(payload);
+    const reserialised = skipped ? undefined : reserialisedMatch(secret, payload, received);
+    if (skipped) skip(skipped);
+    else if (reserialised) {
       add(
         true,
         `the signature matches this payload ${reserialised}, not its exact bytes: the JSON was parsed and re-encoded on one side — sign and verify the raw body bytes as received`,
@@ -280,13 +331,18 @@ export function notDiagnosed(bytes: number): string {
 /**
  * The one likely cause named beside an invalid verdict (`sig verify --json`'s `reason`, the
  * line and `signatureReason` of `webhooks listen`): the first confirmed diagnosis, else the
- * first thing to check, else why nothing is known.
+ * first thing to check, else why nothing is known (`unexplained`, by default NO_KNOWN_CAUSE),
+ * followed by the checks that were skipped.
  */
 export function likelyCause(
   diagnoses: readonly Diagnosis[],
   payload: { kept: boolean; bytes: number },
+  unexplained: string = NO_KNOWN_CAUSE,
 ): string {
-  const pick = diagnoses.find((d) => d.confirmed) ?? diagnoses[0];
-  if (pick) return pick.reason;
-  return payload.kept ? NO_KNOWN_CAUSE : notDiagnosed(payload.bytes);
+  const confirmed = diagnoses.find((d) => d.confirmed);
+  if (confirmed) return confirmed.reason;
+  if (!payload.kept) return notDiagnosed(payload.bytes);
+  const pick = diagnoses.find((d) => !d.skipped);
+  const skipped = diagnoses.filter((d) => d.skipped).map((d) => d.reason);
+  return [pick ? pick.reason : unexplained, ...skipped].join('; ');
 }

@@ -27,6 +27,11 @@ export interface CapturedDelivery {
   body?: string;
   /** The body in base64 when its bytes are not UTF-8 text. */
   bodyBase64?: string;
+  /**
+   * Why the body is not in the recording (neither body nor bodyBase64): with a secret, an
+   * unverified delivery leaves only its headers and verdict (`--record-unverified` keeps it).
+   */
+  bodyOmitted?: string;
   bytes: number;
   event: string | null;
   uuid: string | null;
@@ -43,21 +48,29 @@ export function captureOf(
     uuid: string | null;
     signature: Verdict;
     signatureReason: string | null;
+    /** Set to leave the body out, saying why. */
+    omitBody?: string;
   },
 ): CapturedDelivery {
   const headers: Array<[string, string]> = [];
   for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) {
     headers.push([raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!]);
   }
-  const text = raw.body.toString('utf8');
+  const text = seen.omitBody === undefined ? raw.body.toString('utf8') : '';
   const exact = Buffer.from(text, 'utf8').equals(raw.body);
+  const body =
+    seen.omitBody !== undefined
+      ? { bodyOmitted: seen.omitBody }
+      : exact
+        ? { body: text }
+        : { bodyBase64: raw.body.toString('base64') };
   return {
     kind: CAPTURE_KIND,
     receivedAt: seen.receivedAt.toISOString(),
     method: raw.method,
     path: raw.path,
     headers,
-    ...(exact ? { body: text } : { bodyBase64: raw.body.toString('base64') }),
+    ...body,
     bytes: raw.body.length,
     event: seen.event,
     uuid: seen.uuid,
@@ -84,43 +97,73 @@ export function capturedHeaders(c: CapturedDelivery): Record<string, string | st
   return out;
 }
 
+/**
+ * The most a recording file may hold, what was in it before included: past it, recording stops
+ * (with one note) rather than fill the disk for whoever can reach the listener.
+ */
+export const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
+
 /** Appends captured deliveries to a file, one line each, in the order given; never throws. */
 export class CaptureFile {
   private chain: Promise<void> = Promise.resolve();
-  /** Why writing failed, once it did (nothing more is written). */
+  /** Why writing stopped, once it did (nothing more is written). */
   failed: string | undefined;
+  /** True when writing stopped because the file reached MAX_RECORDING_BYTES (not an error). */
+  full = false;
 
   private constructor(
     readonly file: string,
     private readonly fh: FileHandle,
+    /** The file's size: what it held when opened, plus what was appended. */
+    private size: number,
+    private readonly maxBytes: number,
   ) {}
 
   /**
    * Opens `file` for appending, created mode 0600 (an existing one is set to 0600). A symbolic
    * link is not followed: a link planted at the path must not redirect the recording.
    */
-  static async open(file: string): Promise<CaptureFile> {
-    let fh: FileHandle;
+  static async open(file: string, maxBytes = MAX_RECORDING_BYTES): Promise<CaptureFile> {
+    let fh: FileHandle | undefined;
+    let size: number;
     try {
       fh = await open(
         file,
         constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
         0o600,
       );
+      // Checked on the open descriptor, not the path: a hard link planted at the path would
+      // send the recording (signatures, personal data) into a file someone else can read.
+      const st = await fh.stat();
+      if (st.nlink > 1) throw Object.assign(new Error('hard link'), { code: 'ENLINK' });
       await fh.chmod(0o600);
+      size = st.size;
     } catch (e) {
+      await fh?.close().catch(() => undefined);
+      const code = (e as NodeJS.ErrnoException).code;
       const why =
-        (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : fileProblem(e);
+        code === 'ELOOP'
+          ? 'it is a symbolic link'
+          : code === 'ENLINK'
+            ? 'it has other hard links (another name for the same file); record to a new file'
+            : fileProblem(e);
       throw new UsageError(`cannot record to ${quote(file)}: ${why}`);
     }
-    return new CaptureFile(file, fh);
+    return new CaptureFile(file, fh, size, maxBytes);
   }
 
   append(c: CapturedDelivery): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (this.failed !== undefined) return;
+      const line = Buffer.from(JSON.stringify(c) + '\n', 'utf8');
+      if (this.size + line.length > this.maxBytes) {
+        this.full = true;
+        this.failed = `it reached ${this.maxBytes / 1024 / 1024} MiB, the most a recording holds`;
+        return;
+      }
       try {
-        await this.fh.appendFile(JSON.stringify(c) + '\n');
+        await this.fh.appendFile(line);
+        this.size += line.length;
       } catch (e) {
         this.failed = fileProblem(e);
       }
@@ -151,7 +194,12 @@ function captureProblem(v: unknown): string | undefined {
   ) {
     return 'has headers that are not [name, value] pairs';
   }
-  if (typeof o.body !== 'string' && typeof o.bodyBase64 !== 'string') return 'has no body';
+  if (
+    typeof o.body !== 'string' &&
+    typeof o.bodyBase64 !== 'string' &&
+    typeof o.bodyOmitted !== 'string'
+  )
+    return 'has no body';
   if (typeof o.signature !== 'string' || !VERDICTS.has(o.signature))
     return 'has no signature verdict';
   if (o.uuid !== null && typeof o.uuid !== 'string') return 'has a uuid that is not a string';

@@ -44,6 +44,11 @@ export interface ReceiverOptions {
   onTooLarge?(info: { size: number; declared: boolean; maxBytes: number }): void;
   /** A request or connection over a bound was answered 503. */
   onBusy?(busy: Busy): void;
+  /**
+   * Handling a request failed (onBody threw or its promise rejected): it was answered 500 if
+   * it was not answered yet, and the receiver goes on. Nothing a request holds can end it.
+   */
+  onError?(error: unknown): void;
 }
 
 export interface Receiver {
@@ -76,34 +81,33 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     res.end(BUSY_TEXT);
     opts.onBusy?.(b);
   };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (opts.early?.(req, res)) return;
+    const body = await readBody(req, maxBytes, timeoutMs, budget);
+    if (body.ok) {
+      try {
+        await opts.onBody(req, body.bytes, res);
+      } finally {
+        budget.give(body.bytes.length);
+      }
+    } else if (body.reason === 'too-large') {
+      res.writeHead(413, { 'content-type': 'text/plain' });
+      res.end('payload too large\n');
+      opts.onTooLarge?.({ size: body.size, declared: body.declared, maxBytes });
+    } else if (body.reason === 'busy') {
+      busy(res, { kind: 'bytes', limit: body.limit });
+    }
+    // Aborted or stalled: the sender is gone (or was cut off); nobody to answer.
+  };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // A connection over the bound was answered already; whatever it sends is not read.
     if (refused.has(req.socket)) return;
-    if (opts.early?.(req, res)) return;
-    void readBody(req, maxBytes, timeoutMs, budget).then((body) => {
-      if (body.ok) {
-        const held = body.bytes.length;
-        let handled: void | Promise<unknown>;
-        try {
-          handled = opts.onBody(req, body.bytes, res);
-        } catch (e) {
-          budget.give(held);
-          throw e;
-        }
-        if (handled)
-          void handled.then(
-            () => budget.give(held),
-            () => budget.give(held),
-          );
-        else budget.give(held);
-      } else if (body.reason === 'too-large') {
-        res.writeHead(413, { 'content-type': 'text/plain' });
-        res.end('payload too large\n');
-        opts.onTooLarge?.({ size: body.size, declared: body.declared, maxBytes });
-      } else if (body.reason === 'busy') {
-        busy(res, { kind: 'bytes', limit: body.limit });
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/plain', connection: 'close' });
+        res.end('the listener could not handle this request\n');
       }
-      // Aborted or stalled: the sender is gone (or was cut off); nobody to answer.
+      opts.onError?.(e);
     });
   };
   const { createServer } = await import('node:http');

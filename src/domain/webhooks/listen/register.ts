@@ -4,6 +4,7 @@
 import type { EventName, Webhook } from '../../../api/types.js';
 import { messageOf } from '../../../errors.js';
 import { urlKey } from '../url.js';
+import { removeWebhookHint } from './render.js';
 
 export interface WebhookApi {
   list(signal: AbortSignal): AsyncIterable<Webhook>;
@@ -43,7 +44,7 @@ export class ListenerWebhook {
       for await (const w of api.list(input.stop)) {
         if (urlKey(w.url) === urlKey(input.url)) {
           this.note(
-            `note: webhook ${w.uuid} already points at ${input.url}; its deliveries will arrive too (remove it with \`sched webhooks rm ${w.uuid}\`)`,
+            `note: webhook ${w.uuid} already points at ${input.url}; its deliveries will arrive too (remove it with \`${removeWebhookHint(w.uuid)}\`)`,
           );
         }
       }

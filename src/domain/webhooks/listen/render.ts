@@ -3,6 +3,7 @@
 // from the sender is sanitised: a delivery must not be able to move the cursor.
 import type { ChalkInstance } from 'chalk';
 import { sanitizeCell } from '../../../text/sanitize.js';
+import { shellCommand } from '../../../text/quote.js';
 import type { ForwardReport } from './forward.js';
 import type { DeliveryRecord } from './record.js';
 
@@ -73,4 +74,22 @@ export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
 /** Why a delivery was not forwarded: its signature did not verify (and no opt-in was given). */
 export function notForwardedLine(c: ChalkInstance, verdict: 'invalid' | 'missing'): string {
   return `  ↳ ${c.yellow(`not forwarded: signature ${verdict} (--forward-unverified forwards it anyway)`)}`;
+}
+
+/**
+ * What to run once the app is fixed, after a delivery no forward took: the recording, the
+ * delivery's uuid (the sender chose it) and the app's URL, each one shell word.
+ */
+export function replayOneHint(file: string, uuid: string, to: string): string {
+  return shellCommand`sched events replay ${file} --uuid ${uuid} --to ${to}`;
+}
+
+/** The stop summary's suggestion when some deliveries reached no app. */
+export function replayAllHint(file: string): string {
+  return shellCommand`sched events replay ${file} --to <url>`;
+}
+
+/** How to remove a webhook by hand (one `--register` could not delete, or an older one). */
+export function removeWebhookHint(uuid: string): string {
+  return shellCommand`sched webhooks rm ${uuid}`;
 }
