@@ -99,7 +99,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -181,6 +181,7 @@ complete -c sched -l no-input -f -d 'never prompt; a missing value is a usage er
 complete -c sched -l timeout -r -f -d 'timeout per HTTP request'
 complete -c sched -l verbose -f -d 'log each HTTP request to stderr (secrets masked)'
 complete -c sched -s q -l quiet -f -d 'print only the essential value'
+complete -c sched -l csv-bom -f -d 'start CSV output with a UTF-8 BOM, for Excel (env SCHED_CSV_BOM=1)'
 complete -c sched -s h -l help -f -d 'show help'
 complete -c sched -f -n '__sched_command \'\'' -a 'auth' -d 'Log in, check and log out'
 complete -c sched -f -n '__sched_command \'\'' -a 'profiles' -d 'List configured profiles'
@@ -205,7 +206,7 @@ complete -c sched -n '__sched_at \'types list\'' -l limit -r -f -d 'page size (i
 complete -c sched -n '__sched_at \'types list\'' -l all -f -d 'read every page'
 complete -c sched -n '__sched_at \'types list\'' -l sort -r -f -d 'sort by a field, asc or desc (repeatable), e.g. name:asc'
 complete -c sched -f -n '__sched_command \'link\'' -a 'create' -d 'Create single-use links for meeting types (UUID, slug or name); a pick list on a terminal'
-complete -c sched -n '__sched_at \'link create\'' -l count -r -f -d 'links per meeting type'
+complete -c sched -n '__sched_at \'link create\'' -l count -r -f -d 'links per meeting type (default 1; given, --json always prints an array)'
 complete -c sched -n '__sched_at \'link create\'' -l concurrency -r -f -d 'requests in flight at once'
 complete -c sched -n '__sched_at \'link create\'' -s y -l yes -f -d 'do not ask before more than 1,000 links (asked only on a terminal)'
 complete -c sched -n '__sched_argument \'link create\' 0 more' -f -a '(__sched_dynamic meeting-types)' -d 'meeting types: UUID, slug, or name as people see it ("Intro call"; case ignored)'
@@ -219,6 +220,8 @@ complete -c sched -n '__sched_at \'webhooks add\'' -l event -r -f -a 'meetingSch
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c sched -n '__sched_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
+complete -c sched -n '__sched_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)'
+complete -c sched -n '__sched_at \'webhooks add\'' -l print-secret -f -d 'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused'
 complete -c sched -n '__sched_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'
 complete -c sched -n '__sched_at \'webhooks ls\'' -l page -r -f -d 'page number to read'
 complete -c sched -n '__sched_at \'webhooks ls\'' -l limit -r -f -d 'page size (items per page)'

@@ -99,7 +99,7 @@ function __schedcli_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -181,6 +181,7 @@ complete -c schedcli -l no-input -f -d 'never prompt; a missing value is a usage
 complete -c schedcli -l timeout -r -f -d 'timeout per HTTP request'
 complete -c schedcli -l verbose -f -d 'log each HTTP request to stderr (secrets masked)'
 complete -c schedcli -s q -l quiet -f -d 'print only the essential value'
+complete -c schedcli -l csv-bom -f -d 'start CSV output with a UTF-8 BOM, for Excel (env SCHED_CSV_BOM=1)'
 complete -c schedcli -s h -l help -f -d 'show help'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'auth' -d 'Log in, check and log out'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'profiles' -d 'List configured profiles'
@@ -205,7 +206,7 @@ complete -c schedcli -n '__schedcli_at \'types list\'' -l limit -r -f -d 'page s
 complete -c schedcli -n '__schedcli_at \'types list\'' -l all -f -d 'read every page'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l sort -r -f -d 'sort by a field, asc or desc (repeatable), e.g. name:asc'
 complete -c schedcli -f -n '__schedcli_command \'link\'' -a 'create' -d 'Create single-use links for meeting types (UUID, slug or name); a pick list on a terminal'
-complete -c schedcli -n '__schedcli_at \'link create\'' -l count -r -f -d 'links per meeting type'
+complete -c schedcli -n '__schedcli_at \'link create\'' -l count -r -f -d 'links per meeting type (default 1; given, --json always prints an array)'
 complete -c schedcli -n '__schedcli_at \'link create\'' -l concurrency -r -f -d 'requests in flight at once'
 complete -c schedcli -n '__schedcli_at \'link create\'' -s y -l yes -f -d 'do not ask before more than 1,000 links (asked only on a terminal)'
 complete -c schedcli -n '__schedcli_argument \'link create\' 0 more' -f -a '(__schedcli_dynamic meeting-types)' -d 'meeting types: UUID, slug, or name as people see it ("Intro call"; case ignored)'
@@ -219,6 +220,8 @@ complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l event -r -f -a 'meet
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
+complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)'
+complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l print-secret -f -d 'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'
 complete -c schedcli -n '__schedcli_at \'webhooks ls\'' -l page -r -f -d 'page number to read'
 complete -c schedcli -n '__schedcli_at \'webhooks ls\'' -l limit -r -f -d 'page size (items per page)'
@@ -238,9 +241,10 @@ complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l forward-to -r -f 
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l register -r -f -d 'create a webhook for this public URL now, delete it on exit'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l forward-unverified -f -d 'with a secret, forward deliveries whose signature is invalid or missing too (default: only valid ones)'
-complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l count -r -f -d 'stop after n kept deliveries (their forwards done), exit 0'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l count -r -f -d 'stop after n kept deliveries (with a secret, n verified ones; their forwards done), exit 0'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l max-time -r -f -d 'stop after this long; with --count, exit 1 when fewer than n arrived'
-complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`; with a secret, unverified ones without their body'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record-unverified -f -d 'with --record and a secret, record the bodies of deliveries whose signature is invalid or missing too'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'replay' -d 'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret'

@@ -288,7 +288,8 @@ export const COMMANDS: CommandSpec[] = [
     argv: () => ['link', 'create', MT2.slug, '--count', '1', '--json'],
     requests: [R.meetingTypes(), R.createLink()],
     checkOk: (r, c) => {
-      expect(JSON.parse(r.stdout)).toEqual(LINK);
+      // `--count` given (even 1): always an array, so a script's shape never depends on N.
+      expect(JSON.parse(r.stdout)).toEqual([LINK]);
       const post = c.requests.find((q) => q.method === 'POST');
       expect(JSON.parse(post!.body)).toEqual({ meeting_type_uuid: MT2.uuid });
     },
