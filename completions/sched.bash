@@ -77,7 +77,7 @@ __sched_flags() {
     'webhooks add') REPLY='--url --event --secret --secret-stdin --no-secret --if-absent --help' ;;
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
-    'webhooks sync') REPLY='--file --prune --dry-run --yes --help' ;;
+    'webhooks sync') REPLY='--file --prune --prune-all --dry-run --yes --help' ;;
     'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
     'events') REPLY='--help' ;;
     'events sample') REPLY='--override --override-new --help' ;;

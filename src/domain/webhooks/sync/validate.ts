@@ -4,7 +4,7 @@
 import { EVENT_NAMES, type EventName } from '../../../api/types.js';
 import { quote } from '../../../text/quote.js';
 import { didYouMeanInline } from '../../../text/suggest.js';
-import { canonicalEventName, eventNameProblem } from '../event-names.js';
+import { canonicalEventName, defaultEvents, eventNameProblem } from '../event-names.js';
 import { urlKey, webhookUrlProblem } from '../url.js';
 import type { DesiredWebhook } from './types.js';
 
@@ -177,12 +177,12 @@ function checkUrl(url: unknown, index: number, c: Checking): string | undefined 
   return url;
 }
 
-/** `events`: required, so a file always says what it subscribes to; each by the rule of `--event`. */
+/**
+ * `events`: left out, every event (the default `webhooks add` has too, from one home:
+ * defaultEvents); given, a non-empty list of event names, each by the rule of `--event`.
+ */
 function checkEvents(events: unknown, at: string, c: Checking): EventName[] {
-  if (events === undefined) {
-    c.problems.push(`${at}.events: missing; list one or more of: ${ALLOWED_EVENTS}`);
-    return [];
-  }
+  if (events === undefined) return defaultEvents();
   if (!Array.isArray(events)) {
     c.problems.push(
       `${at}.events: expected an array of event names, found ${describeType(events)}`,
@@ -190,7 +190,9 @@ function checkEvents(events: unknown, at: string, c: Checking): EventName[] {
     return [];
   }
   if (events.length === 0) {
-    c.problems.push(`${at}.events: empty; list one or more of: ${ALLOWED_EVENTS}`);
+    c.problems.push(
+      `${at}.events: empty; list one or more of: ${ALLOWED_EVENTS} (or leave events out for all of them)`,
+    );
     return [];
   }
   const names: EventName[] = [];
