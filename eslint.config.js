@@ -7,6 +7,8 @@ import tseslint from 'typescript-eslint';
  * violation of each rule and expects the lint to fail (test/rules/layers.test.ts).
  */
 const UPWARD = ['**/commands/**', '**/cli.js', '**/main.js'];
+/** The context layer (what every command receives): above every folder of the table below it. */
+const CONTEXT = ['**/context.js', '**/prompt.js'];
 const layer = (files, group, message) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
@@ -19,13 +21,13 @@ export const LAYERS = [
   ),
   layer(
     ['src/output/**/*.ts'],
-    [...UPWARD, '**/api/**', '**/bulk/**', '**/sandbox/**', '**/domain/**'],
-    'output/ renders values: it knows nothing of commands or HTTP.',
+    [...UPWARD, ...CONTEXT, '**/api/**', '**/bulk/**', '**/sandbox/**', '**/domain/**'],
+    'output/ renders values: it knows nothing of commands, the context or HTTP.',
   ),
   layer(
     ['src/domain/**/*.ts'],
-    [...UPWARD, '**/sandbox/**', '**/bulk/**'],
-    'domain/webhooks/ is the domain of deliveries and sync: commands use it, never the reverse.',
+    [...UPWARD, ...CONTEXT, '**/sandbox/**', '**/bulk/**'],
+    'domain/webhooks/ is the domain of deliveries and sync: commands use it (and the context), never the reverse.',
   ),
   layer(
     ['src/sandbox/**/*.ts'],
@@ -33,6 +35,7 @@ export const LAYERS = [
     // rule the config and the --state file share), not the client.
     [
       ...UPWARD,
+      ...CONTEXT,
       '**/bulk/**',
       '**/config/**',
       '!**/config/ownership.js',
@@ -44,10 +47,17 @@ export const LAYERS = [
   ),
   layer(
     ['src/bulk/**/*.ts', 'src/config/**/*.ts', 'src/http/**/*.ts', 'src/text/**/*.ts'],
-    [...UPWARD, '**/output/**'],
-    'a lower layer never imports commands/, cli.ts or output/.',
+    [...UPWARD, ...CONTEXT, '**/output/**'],
+    'a lower layer never imports commands/, cli.ts, the context or output/.',
   ),
 ];
+
+/** The function-size limits (warnings): lines, nesting, branches. */
+export const SIZE_RULES = {
+  'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
+  'max-depth': ['warn', 4],
+  complexity: ['warn', 15],
+};
 
 export default tseslint.config(
   {
@@ -99,6 +109,13 @@ export default tseslint.config(
       ],
       'no-console': 'error',
     },
+  },
+  {
+    // Where the hard rooms are: warnings, never errors (`npm run lint` passes with them), so
+    // the next person sees a long or deeply nested function before adding to it.
+    // `npm run size` lists them longest first (scripts/size-report.mjs, ARCHITECTURE.md).
+    files: ['src/**/*.ts'],
+    rules: SIZE_RULES,
   },
   ...LAYERS,
   {

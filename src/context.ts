@@ -14,8 +14,9 @@ import {
   type ProfileSource,
 } from './config/sources.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+import type { OutputFormat } from './output/formats.js';
+
+export { OUTPUT_FORMATS, type OutputFormat } from './output/formats.js';
 
 export type Env = Record<string, string | undefined>;
 

@@ -17,7 +17,7 @@
 // is never caught here.
 import { jsonText } from './json-value.js';
 import type { IO } from '../io.js';
-import type { OutputFormat } from '../context.js';
+import type { OutputFormat } from './formats.js';
 import { csvRecord, type CsvCell } from './csv.js';
 import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from '../text/sanitize.js';

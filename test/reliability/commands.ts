@@ -335,7 +335,9 @@ export const COMMANDS: CommandSpec[] = [
     checkOk: (r) => expect(JSON.parse(r.stdout)).toEqual({ deleted: [WH_OLD.uuid] }),
   },
   {
-    name: 'webhooks sync --prune',
+    // The file's one webhook replaces the account's only one: a plan that deletes every webhook
+    // of the account, which off a terminal needs --prune-all (issue 33, item 4).
+    name: 'webhooks sync --prune-all',
     setup: (c) => {
       const doc = {
         webhooks: [{ url: NEW_HOOK, events: ['meetingScheduled'], secretEnv: 'SCHED_HOOK_SECRET' }],
@@ -347,7 +349,7 @@ export const COMMANDS: CommandSpec[] = [
       'sync',
       '--file',
       path.join(c.dir, 'hooks.json'),
-      '--prune',
+      '--prune-all',
       '--json',
     ],
     env: { SCHED_HOOK_SECRET: WEBHOOK_SECRET },

@@ -19,7 +19,7 @@ import { nonEmptySecret, readPayload, secretFlag } from '../../domain/webhooks/i
 import { checkWebhookUrl, urlKey } from '../../domain/webhooks/url.js';
 import { sameEvents } from '../../domain/webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
-import { parseEventList } from '../../domain/webhooks/event-names.js';
+import { defaultEvents, parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 import { forcedTTY } from '../../io.js';
 import { openSecretFile, type SecretFile } from '../../domain/webhooks/secret-out.js';
@@ -87,7 +87,7 @@ async function ask(
     given.events ??
     (await prompter.checkbox(
       'Events to send',
-      EVENT_NAMES.map((e) => ({ name: e, value: e, checked: true })),
+      EVENT_NAMES.map((e) => ({ name: e, value: e, checked: defaultEvents().includes(e) })),
       { required: true },
     ));
   const secret = given.secret ?? (await askSecret(prompter));
@@ -153,7 +153,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
   let secret: SecretChoice;
   if (typeof flags.url === 'string') {
     url = checkWebhookUrl(flags.url, '--url');
-    events = eventsFlag ?? [...EVENT_NAMES];
+    events = eventsFlag ?? defaultEvents();
     secret =
       secretFlag === 'stdin'
         ? { kind: 'given', secret: await readSecretFromStdin(ctx) }

@@ -100,8 +100,12 @@ export const syncInput = input({
       },
     }),
     flag('--prune', 'delete webhooks that are not in the file'),
+    flag(
+      '--prune-all',
+      '--prune, even when the file lists no webhook (without it, emptying the account is refused off a terminal)',
+    ),
     flag('--dry-run', 'print the plan and change nothing (secretEnv variables need not be set)'),
-    flag('-y, --yes', 'do not ask before a plan that deletes every webhook'),
+    flag('-y, --yes', 'on a terminal, do not ask before a plan that deletes every webhook'),
   ],
 });
 export type WebhooksSyncOptions = InputOf<typeof syncInput>;

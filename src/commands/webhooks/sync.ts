@@ -101,7 +101,9 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
   // 2. What exists, and the plan.
   const api = await ctx.api();
   const current = await listAllWebhooks(api, ctx.signal, warn);
-  const plan = planSync(entries, current, { prune: flags.prune === true });
+  const plan = planSync(entries, current, {
+    prune: flags.prune === true || flags.pruneAll === true,
+  });
   const everything = deletesEverything(plan);
   if (everything) {
     warn(
@@ -111,15 +113,8 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
     );
   }
   if (!quiet) printPlan(ctx, say, name, plan, entries.length);
-  // Like `webhooks rm --all`: a terminal asks first; a pipeline does what the file says.
-  if (everything && !flags.dryRun && !flags.yes && io.canPrompt()) {
-    const targets = plan.items.flatMap((i) => (i.kind === 'delete' ? [i.webhook] : []));
-    await confirmDeletion(
-      ctx,
-      targets.map((w) => ({ uuid: w.uuid, webhook: w })),
-      `every webhook of the account, as ${name} says`,
-      'nothing was changed',
-    );
+  if (everything && !flags.pruneAll) {
+    await allowDeletingEverything(ctx, flags, say, name, plan, entries.length === 0);
   }
 
   // 3. Dry run: the plan is the result.
@@ -146,6 +141,53 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
     await printResult(ctx, redact, plan, resultFromDone(plan, e.done), { incomplete: true });
     throw stoppedError(ctx, e, flags, redact);
   }
+}
+
+/**
+ * A plan that deletes every webhook of the account. When the file lists none, the account is
+ * left with no webhook at all: what an emptied or generated-empty file asks for as much as a
+ * real wish (a cut-short file fails to parse or to validate before this). Without --prune-all:
+ * a terminal asks first, listing them, as `webhooks rm --all` does (--yes answers for it); off
+ * a terminal (CI) a file that lists none is refused, exit 2, nothing sent, while one that
+ * lists webhooks (at other URLs: a move) does what it says, with the warning. A dry run plans
+ * it and says what the real run needs.
+ */
+async function allowDeletingEverything(
+  ctx: Context,
+  flags: WebhooksSyncOptions,
+  say: (line: string) => void,
+  name: string,
+  plan: Plan,
+  listsNone: boolean,
+): Promise<void> {
+  const { io } = ctx;
+  if (flags.dryRun) {
+    if (listsNone && !ctx.globals.quiet) {
+      say(
+        io.colorErr.dim(
+          'off a terminal, the real run refuses to leave the account with no webhook unless given --prune-all',
+        ),
+      );
+    }
+    return;
+  }
+  if (!io.canPrompt()) {
+    if (!listsNone) return;
+    throw new UsageError(
+      `${name} lists no webhooks: refusing to delete every webhook of the account (${plan.currentCount}) without --prune-all; nothing was changed`,
+      {
+        hint: `check ${name} (an emptied or generated-empty file lists none); if it is right, run again with --prune-all`,
+      },
+    );
+  }
+  if (flags.yes) return;
+  const targets = plan.items.flatMap((i) => (i.kind === 'delete' ? [i.webhook] : []));
+  await confirmDeletion(
+    ctx,
+    targets.map((w) => ({ uuid: w.uuid, webhook: w })),
+    `every webhook of the account, as ${name} says`,
+    'nothing was changed',
+  );
 }
 
 /**

@@ -26,6 +26,15 @@ export function eventNameProblem(raw: string): string {
   return `unknown event ${quote(v)}${didYouMeanInline(v, EVENT_NAMES)}; ${ALLOWED}`;
 }
 
+/**
+ * The events of a webhook that names none: every event, in the API's order. The one default
+ * for `webhooks add` without --event, a `webhooks sync` entry without `events`, and
+ * `webhooks listen --register` without --event (test/rules/default-events.test.ts).
+ */
+export function defaultEvents(): EventName[] {
+  return [...EVENT_NAMES];
+}
+
 /** The event an argument or flag value names, or a usage error (exit 2). */
 export function checkEventName(raw: string): EventName {
   const name = canonicalEventName(raw);
@@ -50,7 +59,7 @@ export function parseEventList(values: readonly string[] | undefined): EventName
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter((v) => v !== '');
-  if (names.length === 0) return [...EVENT_NAMES];
+  if (names.length === 0) return defaultEvents();
   const chosen = new Set<EventName>();
   const problems: string[] = [];
   for (const v of names) {

@@ -6,12 +6,26 @@ import { constants, createReadStream, open } from 'node:fs';
 import { Socket } from 'node:net';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { Context } from '../../context.js';
+import type { IO } from '../../io.js';
 import { Interrupted, UsageError, signalOf } from '../../errors.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { readAtMost } from '../../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
+
+/**
+ * What reading a secret or a payload needs of a command's context: a structural part of
+ * Context (context.ts), so this domain module does not import the layer above it.
+ */
+export interface InputContext {
+  readonly io: IO;
+  readonly env: Record<string, string | undefined>;
+  readonly globals: { readonly input: boolean };
+  readonly signal: AbortSignal;
+  prompter(): Promise<{
+    password(message: string, opts?: { validate?: (v: string) => true | string }): Promise<string>;
+  }>;
+}
 
 export type SecretSource = 'flag' | 'env' | 'prompt';
 
@@ -26,7 +40,7 @@ export interface ResolvedSecret {
  * never trimmed: whitespace in a secret is a classic mistake that verify diagnoses.
  */
 export async function resolveSecret(
-  ctx: Context,
+  ctx: InputContext,
   flag: unknown,
   opts: { prompt: boolean; why: string },
 ): Promise<ResolvedSecret | undefined> {
@@ -37,7 +51,7 @@ export async function resolveSecret(
 }
 
 async function findSecret(
-  ctx: Context,
+  ctx: InputContext,
   flag: unknown,
   opts: { prompt: boolean; why: string },
 ): Promise<ResolvedSecret | undefined> {
@@ -58,7 +72,11 @@ async function findSecret(
 }
 
 /** Like resolveSecret with a prompt, for commands that cannot work without a secret. */
-export async function requireSecret(ctx: Context, flag: unknown, why: string): Promise<string> {
+export async function requireSecret(
+  ctx: InputContext,
+  flag: unknown,
+  why: string,
+): Promise<string> {
   // With a prompt allowed, resolveSecret returns a secret or throws.
   return (await resolveSecret(ctx, flag, { prompt: true, why }))!.secret;
 }
@@ -87,7 +105,7 @@ export interface PayloadSource {
  * a secret prompt): a file given with --payload-file ("-" = stdin), else piped stdin. Stdin
  * that is a terminal would just hang, so it is a usage error.
  */
-export async function payloadSource(ctx: Context, flag: unknown): Promise<PayloadSource> {
+export async function payloadSource(ctx: InputContext, flag: unknown): Promise<PayloadSource> {
   const file = typeof flag === 'string' && flag !== '-' ? flag : undefined;
   if (file === undefined) {
     if (ctx.io.stdinIsTTY) {
@@ -120,7 +138,7 @@ function payloadFileError(file: string, e: unknown): UsageError {
  * its end): a file reader would block a thread of the pool in open() or read() on a FIFO
  * nobody writes to, and Node waits for that thread on exit, so SIGTERM could not end it.
  */
-async function openPayload(ctx: Context, src: PayloadSource): Promise<Readable> {
+async function openPayload(ctx: InputContext, src: PayloadSource): Promise<Readable> {
   if (src.file === undefined) return ctx.io.stdin;
   if (!src.fifo) return createReadStream(src.file);
   const fd = await new Promise<number>((resolve, reject) =>
@@ -133,7 +151,7 @@ async function openPayload(ctx: Context, src: PayloadSource): Promise<Readable> 
 
 /** Opens the payload and runs `work` on it; Ctrl-C or SIGTERM ends both at once. */
 async function guarded<T>(
-  ctx: Context,
+  ctx: InputContext,
   src: PayloadSource,
   work: (stream: Readable) => Promise<T>,
 ): Promise<T> {
@@ -172,7 +190,7 @@ async function guarded<T>(
 
 /** Streams the payload through the HMAC (any size), keeping small payloads for diagnoses. */
 export async function signPayloadSource(
-  ctx: Context,
+  ctx: InputContext,
   src: PayloadSource,
   secret: string,
 ): Promise<StreamedSignature> {
@@ -194,7 +212,7 @@ export async function signPayloadSource(
 export const MAX_PAYLOAD_BYTES = 5 * 1024 * 1024;
 
 /** Reads the whole payload into memory (for sending it), raw bytes, at most MAX_PAYLOAD_BYTES. */
-export async function readPayload(ctx: Context, src: PayloadSource): Promise<Buffer> {
+export async function readPayload(ctx: InputContext, src: PayloadSource): Promise<Buffer> {
   const bytes = await guarded(ctx, src, async (stream) => {
     const read = await readAtMost(stream, MAX_PAYLOAD_BYTES);
     if (read === undefined) stream.destroy();

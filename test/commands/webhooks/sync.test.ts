@@ -376,7 +376,7 @@ describe('sched webhooks sync (sandbox)', () => {
       expect(serverState().map((w) => w.url)).toEqual(STRAYS);
     });
 
-    it('--yes skips the question; no terminal: does what the file says, with the warning', async () => {
+    it('--yes skips the question; no terminal: a file that lists webhooks is done, with the warning', async () => {
       for (const tty of [true, false]) {
         sb.state.webhooks.clear();
         for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
@@ -388,6 +388,41 @@ describe('sched webhooks sync (sandbox)', () => {
         expect(r.stderr).toContain('the plan deletes every webhook of the account (2)');
         expect(serverState().map((w) => w.url)).toEqual([BOOKED]);
       }
+    });
+
+    it('no terminal: a file that lists none is refused (exit 2, nothing sent) unless --prune-all', async () => {
+      const none = await fileWith('none.json', { webhooks: [] });
+      for (const extra of [[], ['--yes'], ['--quiet']]) {
+        sb.state.webhooks.clear();
+        for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
+        sb.requests.length = 0;
+        const r = await sync(['--file', none, '--prune', ...extra]);
+        expect(r.code, extra.join(' ')).toBe(2);
+        expect(r.stderr).toMatch(
+          /none\.json lists no webhooks: refusing to delete every webhook of the account \(2\) without --prune-all; nothing was changed/,
+        );
+        expect(r.stderr).toMatch(/hint: check \S+none\.json .*run again with --prune-all/);
+        expect(mutations()).toEqual([]);
+        expect(serverState().map((w) => w.url)).toEqual(STRAYS);
+      }
+      const all = await sync(['--file', none, '--prune-all', '--json']);
+      expect(all.code, all.stderr).toBe(0);
+      expect(serverState()).toEqual([]);
+    });
+
+    it('a dry run of a file that lists none plans it and says what the real run needs', async () => {
+      for (const u of STRAYS) await precreate(u, ['meetingCancelled']);
+      const r = await sync([
+        '--file',
+        await fileWith('none.json', { webhooks: [] }),
+        '--prune',
+        '--dry-run',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'refuses to leave the account with no webhook unless given --prune-all',
+      );
+      expect(serverState().map((w) => w.url)).toEqual(STRAYS);
     });
 
     it('--dry-run asks nothing', async () => {
@@ -566,7 +601,7 @@ describe('sched webhooks sync: failures part-way', () => {
     const r = await run([
       '--file',
       await fileWith('none.json', { webhooks: [] }),
-      '--prune',
+      '--prune-all',
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);

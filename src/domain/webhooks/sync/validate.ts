@@ -4,7 +4,7 @@
 import { EVENT_NAMES, type EventName } from '../../../api/types.js';
 import { quote } from '../../../text/quote.js';
 import { didYouMeanInline } from '../../../text/suggest.js';
-import { canonicalEventName, eventNameProblem } from '../event-names.js';
+import { canonicalEventName, defaultEvents, eventNameProblem } from '../event-names.js';
 import { urlKey, webhookUrlProblem } from '../url.js';
 import type { DesiredWebhook } from './types.js';
 
@@ -49,167 +49,225 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** What the rules of one entry add to: the validation under way and the URLs seen so far. */
+interface Checking {
+  readonly env: Record<string, string | undefined>;
+  readonly needSecrets: boolean;
+  readonly problems: string[];
+  readonly warnings: string[];
+  readonly unsetSecretEnv: string[];
+  /** The index of the first entry with each URL (by urlKey). */
+  readonly seenUrls: Map<string, number>;
+}
+
+type Secret = { secret: string; secretSource: DesiredWebhook['secretSource'] };
+
 export function validateSyncDocument(
   doc: unknown,
   env: Record<string, string | undefined>,
   opts: ValidateOptions = {},
 ): Validation {
-  const needSecrets = opts.needSecrets ?? true;
-  const problems: string[] = [];
-  const warnings: string[] = [];
+  const c: Checking = {
+    env,
+    needSecrets: opts.needSecrets ?? true,
+    problems: [],
+    warnings: [],
+    unsetSecretEnv: [],
+    seenUrls: new Map(),
+  };
+  const result = (entries: DesiredWebhook[]): Validation => ({
+    entries: c.problems.length === 0 ? entries : [],
+    problems: c.problems,
+    warnings: c.warnings,
+    unsetSecretEnv: c.unsetSecretEnv,
+  });
+  const list = webhookList(doc, c);
+  if (!list) return result([]);
   const entries: DesiredWebhook[] = [];
-  const unsetSecretEnv: string[] = [];
+  list.forEach((raw: unknown, index) => {
+    const entry = checkEntry(raw, index, c);
+    if (entry) entries.push(entry);
+  });
+  return result(entries);
+}
 
+/** The document's `webhooks` array, or undefined (with the problem said) when there is none. */
+function webhookList(doc: unknown, c: Checking): unknown[] | undefined {
   if (!isRecord(doc)) {
     const wrap = Array.isArray(doc) ? '; wrap the list: {"webhooks": [...]}' : '';
-    problems.push(
+    c.problems.push(
       `the file must hold an object with a "webhooks" array, found ${describeType(doc)}${wrap}`,
     );
-    return { entries, problems, warnings, unsetSecretEnv };
+    return undefined;
   }
-
   for (const key of Object.keys(doc)) {
     if ((TOP_KEYS as readonly string[]).includes(key) || TOP_IGNORED.includes(key)) continue;
-    problems.push(
+    c.problems.push(
       `unknown top-level key ${quote(key, 200)}${didYouMeanInline(key, TOP_KEYS)}; allowed: webhooks`,
     );
   }
-
   const list = doc.webhooks;
   if (list === undefined) {
-    problems.push('webhooks: missing; expected an array of {"url", "events", "secretEnv"} objects');
-    return { entries, problems, warnings, unsetSecretEnv };
+    c.problems.push(
+      'webhooks: missing; expected an array of {"url", "events", "secretEnv"} objects',
+    );
+    return undefined;
   }
   if (!Array.isArray(list)) {
-    problems.push(`webhooks: expected an array, found ${describeType(list)}`);
-    return { entries, problems, warnings, unsetSecretEnv };
+    c.problems.push(`webhooks: expected an array, found ${describeType(list)}`);
+    return undefined;
   }
+  return list;
+}
 
-  const seenUrls = new Map<string, number>();
-  list.forEach((raw: unknown, index) => {
-    const at = `webhooks[${index}]`;
-    if (!isRecord(raw)) {
-      problems.push(
-        `${at}: expected an object with url, events and secretEnv, found ${describeType(raw)}`,
-      );
-      return;
-    }
-    const before = problems.length;
+/** One entry, every rule applied: the webhook it asks for, or undefined when any rule failed. */
+function checkEntry(raw: unknown, index: number, c: Checking): DesiredWebhook | undefined {
+  const at = `webhooks[${index}]`;
+  if (!isRecord(raw)) {
+    c.problems.push(
+      `${at}: expected an object with url, events and secretEnv, found ${describeType(raw)}`,
+    );
+    return undefined;
+  }
+  const before = c.problems.length;
+  checkEntryKeys(raw, at, c);
+  const url = checkUrl(raw.url, index, c);
+  const events = checkEvents(raw.events, at, c);
+  const secret = checkSecret(raw, at, c);
+  if (c.problems.length !== before || !url || !secret) return undefined;
+  return { index, url, key: urlKey(url), events, ...secret };
+}
 
-    for (const key of Object.keys(raw)) {
-      if ((ENTRY_KEYS as readonly string[]).includes(key)) continue;
-      problems.push(
-        `${at}: unknown key ${quote(key, 200)}${didYouMeanInline(key, ENTRY_KEYS)}; allowed: ${ENTRY_KEYS.join(', ')}`,
-      );
-    }
+function checkEntryKeys(raw: Record<string, unknown>, at: string, c: Checking): void {
+  for (const key of Object.keys(raw)) {
+    if ((ENTRY_KEYS as readonly string[]).includes(key)) continue;
+    c.problems.push(
+      `${at}: unknown key ${quote(key, 200)}${didYouMeanInline(key, ENTRY_KEYS)}; allowed: ${ENTRY_KEYS.join(', ')}`,
+    );
+  }
+}
 
-    // url
-    let url: string | undefined;
-    const urlProblem = typeof raw.url === 'string' ? webhookUrlProblem(raw.url) : undefined;
-    if (raw.url === undefined) {
-      problems.push(`${at}.url: missing; give the absolute http(s) URL of the endpoint`);
-    } else if (typeof raw.url !== 'string') {
-      problems.push(`${at}.url: expected a string, found ${describeType(raw.url)}`);
-    } else if (urlProblem) {
-      // The same rule and words as `webhooks add --url`; credentials are never quoted (the plan
-      // and the results go to CI logs, and the service shows the URL).
-      problems.push(`${at}.url: ${urlProblem.message}`);
+/** `url`: the rule of `webhooks add --url`, and each URL listed once. */
+function checkUrl(url: unknown, index: number, c: Checking): string | undefined {
+  const at = `webhooks[${index}].url`;
+  if (url === undefined) {
+    c.problems.push(`${at}: missing; give the absolute http(s) URL of the endpoint`);
+    return undefined;
+  }
+  if (typeof url !== 'string') {
+    c.problems.push(`${at}: expected a string, found ${describeType(url)}`);
+    return undefined;
+  }
+  const problem = webhookUrlProblem(url);
+  if (problem) {
+    // The same rule and words as `webhooks add --url`; credentials are never quoted (the plan
+    // and the results go to CI logs, and the service shows the URL).
+    c.problems.push(`${at}: ${problem.message}`);
+    return undefined;
+  }
+  const key = urlKey(url);
+  const first = c.seenUrls.get(key);
+  if (first !== undefined) {
+    c.problems.push(
+      `${at}: ${quote(url, 200)} is already listed at webhooks[${first}]; list each URL once`,
+    );
+    return undefined;
+  }
+  c.seenUrls.set(key, index);
+  return url;
+}
+
+/**
+ * `events`: left out, every event (the default `webhooks add` has too, from one home:
+ * defaultEvents); given, a non-empty list of event names, each by the rule of `--event`.
+ */
+function checkEvents(events: unknown, at: string, c: Checking): EventName[] {
+  if (events === undefined) return defaultEvents();
+  if (!Array.isArray(events)) {
+    c.problems.push(
+      `${at}.events: expected an array of event names, found ${describeType(events)}`,
+    );
+    return [];
+  }
+  if (events.length === 0) {
+    c.problems.push(
+      `${at}.events: empty; list one or more of: ${ALLOWED_EVENTS} (or leave events out for all of them)`,
+    );
+    return [];
+  }
+  const names: EventName[] = [];
+  events.forEach((ev: unknown, k) => {
+    const evAt = `${at}.events[${k}]`;
+    const name = typeof ev === 'string' ? canonicalEventName(ev) : undefined;
+    if (typeof ev !== 'string') {
+      c.problems.push(`${evAt}: expected an event name, found ${describeType(ev)}`);
+    } else if (!name) {
+      // The same rule and words as `webhooks add --event`.
+      c.problems.push(`${evAt}: ${eventNameProblem(ev)}`);
+    } else if (names.includes(name)) {
+      // The events are a set: a repeat changes nothing, so it is not worth failing a deploy.
+      c.warnings.push(`${evAt}: ${quote(ev)} is listed twice; using it once`);
     } else {
-      url = raw.url;
-      const key = urlKey(url);
-      const first = seenUrls.get(key);
-      if (first !== undefined) {
-        problems.push(
-          `${at}.url: ${quote(url, 200)} is already listed at webhooks[${first}]; list each URL once`,
-        );
-      } else {
-        seenUrls.set(key, index);
-      }
-    }
-
-    // events: required, so a file always says what it subscribes to.
-    const events: EventName[] = [];
-    if (raw.events === undefined) {
-      problems.push(`${at}.events: missing; list one or more of: ${ALLOWED_EVENTS}`);
-    } else if (!Array.isArray(raw.events)) {
-      problems.push(
-        `${at}.events: expected an array of event names, found ${describeType(raw.events)}`,
-      );
-    } else if (raw.events.length === 0) {
-      problems.push(`${at}.events: empty; list one or more of: ${ALLOWED_EVENTS}`);
-    } else {
-      raw.events.forEach((ev: unknown, k) => {
-        const evAt = `${at}.events[${k}]`;
-        const name = typeof ev === 'string' ? canonicalEventName(ev) : undefined;
-        if (typeof ev !== 'string') {
-          problems.push(`${evAt}: expected an event name, found ${describeType(ev)}`);
-        } else if (!name) {
-          // The same rule and words as `webhooks add --event`.
-          problems.push(`${evAt}: ${eventNameProblem(ev)}`);
-        } else if (events.includes(name)) {
-          // The events are a set: a repeat changes nothing, so it is not worth failing a deploy.
-          warnings.push(`${evAt}: ${quote(ev)} is listed twice; using it once`);
-        } else {
-          events.push(name);
-        }
-      });
-    }
-
-    // secret / secretEnv
-    let secret: string | undefined;
-    let secretSource: DesiredWebhook['secretSource'] | undefined;
-    const hasSecret = raw.secret !== undefined;
-    const hasEnv = raw.secretEnv !== undefined;
-    if (hasSecret && hasEnv) {
-      problems.push(`${at}: give either secret or secretEnv, not both`);
-    } else if (!hasSecret && !hasEnv) {
-      problems.push(
-        `${at}: missing secretEnv, the name of an environment variable that holds the signing secret`,
-      );
-    } else if (hasEnv) {
-      const name = raw.secretEnv;
-      if (typeof name !== 'string') {
-        problems.push(
-          `${at}.secretEnv: expected the name of an environment variable, found ${describeType(name)}`,
-        );
-      } else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
-      } else {
-        const value = env[name];
-        if ((value === undefined || value === '') && !unsetSecretEnv.includes(name)) {
-          unsetSecretEnv.push(name);
-        }
-        if (!needSecrets && (value === undefined || value === '')) {
-          secret = '';
-          secretSource = { kind: 'env', name };
-        } else if (value === undefined) {
-          problems.push(`${at}.secretEnv: environment variable ${name} is not set`);
-        } else if (value === '') {
-          problems.push(`${at}.secretEnv: environment variable ${name} is empty`);
-        } else {
-          secret = value;
-          secretSource = { kind: 'env', name };
-        }
-      }
-    } else {
-      const s = raw.secret;
-      if (typeof s !== 'string') {
-        problems.push(`${at}.secret: expected a string, found ${describeType(s)}`);
-      } else if (s === '') {
-        problems.push(`${at}.secret: empty; use secretEnv with a non-empty value`);
-      } else {
-        secret = s;
-        secretSource = { kind: 'literal' };
-        warnings.push(
-          `${at}.secret: a secret written in the file ends up in version control; use secretEnv instead`,
-        );
-      }
-    }
-
-    if (problems.length === before && url && secret !== undefined && secretSource) {
-      entries.push({ index, url, key: urlKey(url), events, secret, secretSource });
+      names.push(name);
     }
   });
+  return names;
+}
 
-  return { entries: problems.length === 0 ? entries : [], problems, warnings, unsetSecretEnv };
+/** `secret` or `secretEnv`: exactly one of them. */
+function checkSecret(raw: Record<string, unknown>, at: string, c: Checking): Secret | undefined {
+  const hasSecret = raw.secret !== undefined;
+  const hasEnv = raw.secretEnv !== undefined;
+  if (hasSecret && hasEnv) {
+    c.problems.push(`${at}: give either secret or secretEnv, not both`);
+    return undefined;
+  }
+  if (hasEnv) return checkSecretEnv(raw.secretEnv, at, c);
+  if (hasSecret) return checkLiteralSecret(raw.secret, at, c);
+  c.problems.push(
+    `${at}: missing secretEnv, the name of an environment variable that holds the signing secret`,
+  );
+  return undefined;
+}
+
+/**
+ * `secretEnv`: a variable name, set and not empty. A dry run (needSecrets false) plans without
+ * it: the entry carries an empty secret that is never sent, and the name is kept to say so.
+ */
+function checkSecretEnv(name: unknown, at: string, c: Checking): Secret | undefined {
+  if (typeof name !== 'string') {
+    c.problems.push(
+      `${at}.secretEnv: expected the name of an environment variable, found ${describeType(name)}`,
+    );
+    return undefined;
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    c.problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
+    return undefined;
+  }
+  const value = c.env[name];
+  const secretSource = { kind: 'env', name } as const;
+  if (value !== undefined && value !== '') return { secret: value, secretSource };
+  if (!c.unsetSecretEnv.includes(name)) c.unsetSecretEnv.push(name);
+  if (!c.needSecrets) return { secret: '', secretSource };
+  c.problems.push(
+    `${at}.secretEnv: environment variable ${name} is ${value === undefined ? 'not set' : 'empty'}`,
+  );
+  return undefined;
+}
+
+/** `secret`: allowed, with a warning, since the file ends up in version control. */
+function checkLiteralSecret(s: unknown, at: string, c: Checking): Secret | undefined {
+  if (typeof s !== 'string') {
+    c.problems.push(`${at}.secret: expected a string, found ${describeType(s)}`);
+    return undefined;
+  }
+  if (s === '') {
+    c.problems.push(`${at}.secret: empty; use secretEnv with a non-empty value`);
+    return undefined;
+  }
+  c.warnings.push(
+    `${at}.secret: a secret written in the file ends up in version control; use secretEnv instead`,
+  );
+  return { secret: s, secretSource: { kind: 'literal' } };
 }

@@ -70,8 +70,8 @@ describe('validateSyncDocument', () => {
       'webhooks[4].events: expected an array of event names, found a string',
       'webhooks[5]: unknown key "extra"; allowed: url, events, secret, secretEnv',
       'webhooks[5].url: "https://OK.test:443/1" is already listed at webhooks[0]; list each URL once',
-      `webhooks[5].events: empty; list one or more of: meetingScheduled, meetingCancelled, meetingRescheduled`,
-      `webhooks[6].events: missing; list one or more of: meetingScheduled, meetingCancelled, meetingRescheduled`,
+      // Issue 33, item 5: webhooks[6] leaves `events` out, which means every event (no problem).
+      `webhooks[5].events: empty; list one or more of: meetingScheduled, meetingCancelled, meetingRescheduled (or leave events out for all of them)`,
       'webhooks[6]: give either secret or secretEnv, not both',
       'webhooks[7]: missing secretEnv, the name of an environment variable that holds the signing secret',
       'webhooks[8].secretEnv: environment variable NOT_SET_ANYWHERE is not set',
