@@ -2,9 +2,9 @@
 // the API client and the prompter. Nothing heavy is loaded until a command asks for it.
 import type { IO } from './io.js';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { ConfigStore } from './config/profiles.js';
+import type { ConfigStore, Profile } from './config/profiles.js';
 import type { Prompter } from './prompt.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, SchedError, UsageError } from './errors.js';
 import { quote, quoteUrl } from './text/quote.js';
 import {
   checkProfileKnown,
@@ -169,6 +169,28 @@ export function createContext(deps: ContextDeps): Context {
     for (const line of overrideNotes(creds)) io.err(io.colorErr.yellow(line));
   };
 
+  /**
+   * The stored profiles. A config directory of another user is never read; when the command
+   * needs no profile (the key and base URL from the environment or --base-url, the default
+   * profile), it goes on without one after a note, else the refusal stands.
+   */
+  const storedProfiles = async (): Promise<Record<string, Profile>> => {
+    try {
+      return (await ctx.config()).listProfiles();
+    } catch (e) {
+      const needsNoProfile =
+        (globals.baseUrl !== undefined || Boolean(env.SCHED_BASE_URL)) &&
+        Boolean(env.SCHED_API_KEY) &&
+        globals.profile === 'default';
+      if (!(e instanceof SchedError && e.code === 'config_untrusted' && needsNoProfile)) throw e;
+      const url = globals.baseUrl !== undefined ? '--base-url' : 'SCHED_BASE_URL';
+      io.err(
+        io.colorErr.yellow(`note: ${e.message}; none is needed with SCHED_API_KEY and ${url}`),
+      );
+      return {};
+    }
+  };
+
   const ctx: Context = {
     io,
     globals,
@@ -184,8 +206,7 @@ export function createContext(deps: ContextDeps): Context {
     credentials(opts = {}) {
       credsP ??= (async () => {
         const { DEFAULT_BASE_URL } = await import('./config/profiles.js');
-        const store = await ctx.config();
-        const stored = store.listProfiles();
+        const stored = await storedProfiles();
         const profile = Object.hasOwn(stored, globals.profile)
           ? stored[globals.profile]
           : undefined;

@@ -22,6 +22,7 @@ export const ExitCode = {
  * - bad_response: an answer that cannot be used (empty, not JSON, wrong shape, too large)
  * - network: refused, reset, DNS, TLS, proxy, cut off; timeout: no answer within --timeout
  * - interrupted: Ctrl-C or SIGTERM; failure: anything else worth exit 1; quiet: output cut short
+ * - config_untrusted: the config directory belongs to another user (not read; exit 1)
  */
 export type ErrorCode =
   | 'usage'
@@ -37,6 +38,7 @@ export type ErrorCode =
   | 'timeout'
   | 'interrupted'
   | 'failure'
+  | 'config_untrusted'
   | 'quiet';
 
 /** The request an error is about (the URL without credentials; the key is never in it). */

@@ -4,7 +4,7 @@
 // send the key to their server. Such a file or directory is refused — never just warned about —
 // before any request. Symbolic links are not followed for writing.
 import fs from 'node:fs';
-import { UsageError } from '../errors.js';
+import { Failure, UsageError } from '../errors.js';
 import { distrust, octal } from './ownership.js';
 
 function lstat(p: string): fs.Stats | undefined {
@@ -15,12 +15,13 @@ function lstat(p: string): fs.Stats | undefined {
   }
 }
 
-function fixDir(dir: string): string {
-  return `point SCHED_CONFIG_DIR at a directory of your own, or fix this one: chown "$(id -un)" "${dir}" && chmod 700 "${dir}"`;
-}
+/** What a user can do about a config directory of another user without being root. */
+const OTHERS_DIR_HINT =
+  'use a directory of your own: export SCHED_CONFIG_DIR="$HOME/.sched"; ' +
+  'with SCHED_API_KEY and SCHED_BASE_URL set, no profile is needed';
 
 /**
- * Refuses (exit 2) a config directory owned by another user, or writable by others without the
+ * Refuses a config directory owned by another user (exit 1), or writable by others without the
  * sticky bit (anyone could replace config.json), and a config file owned by another user or
  * writable by others (the rule is distrust(), shared with the sandbox's --state file). Nothing
  * that does not exist yet is refused: it will be created private.
@@ -28,9 +29,11 @@ function fixDir(dir: string): string {
 export function checkConfigTrust(dir: string, file: string): void {
   const d = distrust(dir);
   if (d?.why === 'owner') {
-    throw new UsageError(
+    // Exit 1, not 2: the command line is right, the directory is not, and a user who is not
+    // root cannot chown it. Typed, so a command that needs no profile goes on without it.
+    throw new Failure(
       `the config directory ${dir} belongs to another user (uid ${d.uid}); sched will not use a profile someone else can change`,
-      { hint: fixDir(dir) },
+      { hint: OTHERS_DIR_HINT, code: 'config_untrusted' },
     );
   }
   if (d?.why === 'writable') {

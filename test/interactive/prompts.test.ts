@@ -88,14 +88,93 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
       expect(stored.profiles.local).toEqual({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
     });
 
-    it('stores nothing when the API rejects the key', async () => {
+    /** Picks "Custom URL…" (the last of four) and types `url` at the base URL prompt. */
+    async function customUrl(t: Terminal, url: string) {
+      await t.waitForScreen(/Which service\?[\s\S]*Custom URL/);
+      for (let i = 0; i < 3; i++) await t.sendKeys('Down');
+      await t.waitForScreen(/❯ Custom URL/);
+      await t.sendKeys('Enter');
+      await t.waitForScreen(/Base URL of the API/);
+      await t.type(url);
+      await t.sendKeys('Enter');
+    }
+    const count = (screen: string, re: RegExp) => screen.match(new RegExp(re, 'g'))?.length ?? 0;
+    /** Waits until `re` shows `n` times on the screen (a prompt asked the n-th time). */
+    async function shownTimes(t: Terminal, re: RegExp, n: number) {
+      const deadline = Date.now() + 10_000;
+      let screen = '';
+      while (Date.now() < deadline) {
+        screen = await t.screen();
+        if (count(screen, re) >= n) return screen;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`${re} not shown ${n} times:\n${screen}`);
+    }
+
+    it('a rejected key is asked for again, for the service chosen; the right one is stored', async () => {
+      const configDir = join(dir, 'retry-config');
+      term = await startSched(['auth', 'login', '--profile', 'retry'], {
+        env: { SCHED_CONFIG_DIR: configDir },
+      });
+      await customUrl(term, sb.baseUrl);
+      const prompt = new RegExp(`API key for ${sb.baseUrl.replace(/[./]/g, '\\$&')}`);
+      await term.waitForScreen(prompt);
+      await term.type('not-the-key');
+      await term.sendKeys('Enter');
+      const again = await term.waitForScreen(/Enter it again \(try 2 of 3; Ctrl-C stops\)/);
+      expect(again).toContain(`${sb.baseUrl} rejected that key (401); nothing was stored.`);
+      // Asked again for the same service: the service question is not asked twice.
+      await shownTimes(term, prompt, 2);
+      expect(count(await term.screen(), /Which service\?/)).toBe(1);
+      await term.type(sb.apiKey);
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit(15_000)).toBe(0);
+      const stored = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { baseUrl: string; apiKey: string }>;
+      };
+      expect(stored.profiles.retry).toEqual({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
+      expect(await term.screen()).not.toContain('not-the-key');
+    });
+
+    it('a custom URL without /api is checked before the key: /api offered, a non-API URL asked again', async () => {
+      const configDir = join(dir, 'custom-config');
+      term = await startSched(['auth', 'login', '--profile', 'custom'], {
+        env: { SCHED_CONFIG_DIR: configDir },
+      });
+      // Not the API at all: said at once, the URL asked again, no key asked yet.
+      await customUrl(term, `${sb.publicUrl}/elsewhere`);
+      const no = await term.waitForScreen(/does not look like the scheduling API/);
+      expect(no).toContain(`${sb.publicUrl}/elsewhere does not look like the scheduling API`);
+      expect(no).toContain('the base URL usually ends in /api');
+      expect(no).not.toMatch(/API key for/);
+      await shownTimes(term, /Base URL of the API/, 2);
+      // The server's root: the API is one /api further, which is offered (Enter accepts).
+      await term.type(sb.publicUrl);
+      await term.sendKeys('Enter');
+      const offer = await term.waitForScreen(/answers like it\. Use /);
+      expect(offer).toContain(`${sb.publicUrl} is not the API, but ${sb.baseUrl} answers like it.`);
+      expect(offer).not.toMatch(/API key for/);
+      await term.sendKeys('Enter');
+      await term.waitForScreen(new RegExp(`API key for ${sb.baseUrl.replace(/[./]/g, '\\$&')}`));
+      await term.type(sb.apiKey);
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit(15_000)).toBe(0);
+      const stored = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { baseUrl: string }>;
+      };
+      expect(stored.profiles.custom!.baseUrl).toBe(sb.baseUrl);
+    });
+
+    it('stores nothing when the API rejects the key three times', async () => {
       const configDir = join(dir, 'rejected-config');
       term = await startSched(['auth', 'login', '--base-url', sb.baseUrl], {
         env: { SCHED_CONFIG_DIR: configDir },
       });
-      await term.waitForScreen(/API key for/);
-      await term.type('not-the-key');
-      await term.sendKeys('Enter');
+      for (let i = 1; i <= 3; i++) {
+        await shownTimes(term, /API key for/, i);
+        await term.type('not-the-key');
+        await term.sendKeys('Enter');
+      }
       expect(await term.waitForExit(15_000)).toBe(4);
       expect(await term.screen()).toMatch(/nothing was stored/);
       let stored: { profiles?: Record<string, unknown> } = {};

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { BIN } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const HOOKS = [
@@ -129,6 +130,51 @@ describe.skipIf(noTmux())(tmuxTitle('terminal tables in a real terminal'), () =>
       expectNoFold(screen, width, values);
     });
   }
+
+  it('link create with several meeting types on a terminal: each URL under its meeting type; piped: bare URLs', async () => {
+    sb.state.links.clear();
+    const screen = await screenOf(
+      ['link', 'create', 'intro-call', 'product-demo', '--count', '2'],
+      80,
+    );
+    // The sandbox knows which meeting type each code was minted for.
+    const base = sb.baseUrl.replace(/\/api$/, '');
+    const urlsOf = (slugUuid: string) =>
+      [...sb.state.links.entries()]
+        .filter(([, l]) => l.meeting_type_uuid === slugUuid)
+        .map(([code]) => `${base}/s/${code}`);
+    const [intro, demo] = ['intro-call', 'product-demo'].map(
+      (slug) => sb.state.meetingTypes.find((t) => t.slug === slug)!.uuid,
+    );
+    // tmux's "Pane is dead" line sits at the bottom: the blank lines above it are not output.
+    while (screen.at(-1) === '') screen.pop();
+    expect(screen).toEqual([
+      'intro-call (2 links):',
+      ...urlsOf(intro!),
+      '',
+      'product-demo (2 links):',
+      ...urlsOf(demo!),
+    ]);
+
+    // The same command piped: exactly the four URLs, nothing else.
+    sb.state.links.clear();
+    term = await startTerminal(
+      [
+        'sh',
+        '-c',
+        '"$@" link create intro-call product-demo --count 2 | cat',
+        'sh',
+        process.execPath,
+        BIN,
+      ],
+      { env: { ...sb.env, SCHED_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' }, width: 80 },
+    );
+    expect(await term.waitForExit()).toBe(0);
+    const piped = (await term.screen())
+      .split('\n')
+      .filter((l) => !l.startsWith('Pane is dead') && l !== '');
+    expect(piped).toEqual([...urlsOf(intro!), ...urlsOf(demo!)]);
+  });
 
   it('COLUMNS=40 in a 120-column terminal lays out for 40: records', async () => {
     const screen = await screenOf(['webhooks', 'ls'], 120, { COLUMNS: '40' });

@@ -57,17 +57,86 @@ async function chooseBaseUrl(ctx: Context, current: string): Promise<string> {
   choices.push({ name: 'Custom URL…', value: CUSTOM, description: 'any other address of the API' });
   const picked = await prompter.select('Which service?', choices);
   if (picked !== CUSTOM) return picked;
-  const raw = await prompter.input('Base URL of the API (e.g. https://example.com/api)', {
-    validate: (v) => {
-      try {
-        normalizeBaseUrl(v, 'the prompt');
-        return true;
-      } catch (e) {
-        return messageOf(e);
-      }
-    },
-  });
-  return normalizeBaseUrl(raw, 'the prompt');
+  // A custom URL that does not end in /api is checked before the key is asked: a wrong one
+  // would otherwise be found only after the key was typed (a 404 on the key check).
+  for (;;) {
+    const raw = await prompter.input('Base URL of the API (e.g. https://example.com/api)', {
+      validate: (v) => {
+        try {
+          normalizeBaseUrl(v, 'the prompt');
+          return true;
+        } catch (e) {
+          return messageOf(e);
+        }
+      },
+    });
+    const url = normalizeBaseUrl(raw, 'the prompt');
+    if (/\/api$/.test(new URL(url).pathname)) return url;
+    const here = await probeApi(ctx, url);
+    if (here === 'api') return url;
+    const withApi = `${url}/api`;
+    if (here === 'not-found' && (await probeApi(ctx, withApi)) === 'api') {
+      const use = await prompter.confirm(
+        `${url} is not the API, but ${withApi} answers like it. Use ${withApi}?`,
+        { default: true },
+      );
+      if (use) return withApi;
+      continue;
+    }
+    const why = here === 'not-found' ? 'it answers 404 where the API has its meeting types' : here;
+    ctx.io.err(
+      `${ctx.io.colorErr.red('✗')} ${url} does not look like the scheduling API (${why}); the base URL usually ends in /api. Enter it again (Ctrl-C stops).`,
+    );
+  }
+}
+
+/** A key that is no one's: enough to tell the API (it answers 401) from another server. */
+const PROBE_KEY = 'sched-login-probe';
+
+/**
+ * Whether `url` is the scheduling API, asked without the user's key: the API answers its
+ * meeting-type list with 401 to an unknown key; another server answers 404 (or not at all).
+ */
+async function probeApi(ctx: Context, url: string): Promise<'api' | 'not-found' | string> {
+  const client = await ctx.apiFor(url, PROBE_KEY);
+  const { listMeetingTypes } = await import('../../api/endpoints.js');
+  try {
+    await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
+    return 'api';
+  } catch (e) {
+    if (e instanceof AuthError) return 'api';
+    if (e instanceof NotFoundError) return 'not-found';
+    if (isSchedError(e) && (e.exitCode === 130 || e.exitCode === 143)) throw e;
+    return messageOf(e);
+  }
+}
+
+/** A rejected key may be asked for again this many times in all, on a terminal. */
+const KEY_TRIES = 3;
+
+/** Checks the key against the API; the errors say that nothing was stored. */
+async function checkKey(ctx: Context, baseUrl: string, key: string): Promise<void> {
+  const client = await ctx.apiFor(baseUrl, key);
+  const { listMeetingTypes } = await import('../../api/endpoints.js');
+  try {
+    await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
+  } catch (e) {
+    if (e instanceof AuthError) {
+      throw new AuthError(joinClauses(e.message, 'nothing was stored'), {
+        ...fieldsOf(e),
+        hint: `check the key on your account's Integrations page, and the base URL (${baseUrl})`,
+      });
+    }
+    if (e instanceof NotFoundError) {
+      throw new NotFoundError(joinClauses(e.message, 'nothing was stored'), {
+        ...fieldsOf(e),
+        hint: `${baseUrl} does not look like the API: the base URL usually ends in /api`,
+      });
+    }
+    if (isSchedError(e) && e.exitCode !== 130 && e.exitCode !== 143)
+      e.details.push('nothing was stored');
+    throw e;
+  }
 }
 
 export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
@@ -92,36 +161,26 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   let key: string;
   if (withKey) {
     key = await readKeyFromStdin(ctx);
+    await checkKey(ctx, baseUrl, key);
   } else {
+    // A rejected key is asked for again (the service chosen is kept), up to KEY_TRIES in all.
     const prompter = await ctx.prompter();
-    key = (
-      await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
-        validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
-      })
-    ).trim();
-  }
-
-  // Check before storing: a key the API rejects is never written.
-  const client = await ctx.apiFor(baseUrl, key);
-  const { listMeetingTypes } = await import('../../api/endpoints.js');
-  try {
-    await listMeetingTypes(client, { limit: 1, signal: ctx.signal });
-  } catch (e) {
-    if (e instanceof AuthError) {
-      throw new AuthError(joinClauses(e.message, 'nothing was stored'), {
-        ...fieldsOf(e),
-        hint: `check the key on your account's Integrations page, and the base URL (${baseUrl})`,
-      });
+    for (let attempt = 1; ; attempt++) {
+      key = (
+        await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
+          validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
+        })
+      ).trim();
+      try {
+        await checkKey(ctx, baseUrl, key);
+        break;
+      } catch (e) {
+        if (!(e instanceof AuthError) || attempt >= KEY_TRIES) throw e;
+        ctx.io.err(
+          `${ctx.io.colorErr.red('✗')} ${baseUrl} rejected that key${e.status ? ` (${e.status})` : ''}; nothing was stored. Enter it again (try ${attempt + 1} of ${KEY_TRIES}; Ctrl-C stops).`,
+        );
+      }
     }
-    if (e instanceof NotFoundError) {
-      throw new NotFoundError(joinClauses(e.message, 'nothing was stored'), {
-        ...fieldsOf(e),
-        hint: `${baseUrl} does not look like the API: the base URL usually ends in /api`,
-      });
-    }
-    if (isSchedError(e) && e.exitCode !== 130 && e.exitCode !== 143)
-      e.details.push('nothing was stored');
-    throw e;
   }
 
   const store = await ctx.config();

@@ -81,6 +81,26 @@ async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
   for await (const m of minted) yield m.link.url;
 }
 
+/**
+ * Several meeting types on a terminal: the URLs under a heading naming the meeting type they are
+ * for (as given, with its link count), a blank line between groups. Each URL stays alone on its
+ * line, whole, so it is still copied with a double-click.
+ */
+async function* groupedUrlsOf(
+  minted: AsyncIterable<Minted>,
+  count: number,
+): AsyncGenerator<string> {
+  let current: ResolvedMeetingType | undefined;
+  for await (const m of minted) {
+    if (m.type !== current) {
+      if (current) yield '';
+      current = m.type;
+      yield `${m.type.ref} (${plural(count, 'link')}):`;
+    }
+    yield m.link.url;
+  }
+}
+
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
   const { io, globals } = ctx;
   const { meetingType: args, concurrency } = opts;
@@ -180,6 +200,10 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
       await renderList(out, minted, { format: 'csv', columns: COLUMNS });
     } else if (explicitTable) {
       await renderList(out, minted, { format: 'table', columns: TABLE_COLUMNS });
+    } else if (io.stdoutIsTTY && !globals.quiet && types.length > 1) {
+      // Several meeting types read on a terminal: which type each URL is for. Piped, -q and
+      // one type stay one bare URL per line.
+      await renderLines(out, groupedUrlsOf(minted, count));
     } else {
       // The default (`table` not asked for, on a terminal too: URLs are what people paste) and
       // --quiet: one URL per line, ready to paste or to pipe.
