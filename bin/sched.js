@@ -2,12 +2,38 @@
 'use strict';
 // The `sched` command. CommonJS on purpose (see bin/package.json): Node starts its ES module
 // loader only for an ES module, and that alone adds ~15 ms to every run, so `sched --version`
-// (what scripts and installers call to check the tool) answers before it; everything else is
-// the bundled CLI in dist/. Measured with `npm run bench`; see BENCHMARKS.md.
+// (what scripts and installers call to check the tool) answers before it, and so does
+// `sched --help` on a pipe, from the text the build rendered; everything else is the bundled
+// CLI in dist/. Measured with `npm run bench`; see BENCHMARKS.md.
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  /* eslint-disable no-undef, @typescript-eslint/no-require-imports -- CommonJS here */
-  const text = require('../package.json').version + '\n';
+/* eslint-disable no-undef, @typescript-eslint/no-require-imports -- CommonJS here */
+const alone = argv.length === 1 ? argv[0] : undefined;
+if (alone === '--version' || alone === '-V') {
+  answer(require('../package.json').version + '\n');
+} else if ((alone === '--help' || alone === '-h') && !require('node:tty').isatty(1)) {
+  // `sched --help` on a pipe (scripts, `| less`, a test): the text the build rendered from the
+  // CLI itself (dist/help.txt, scripts/build.mjs). On a terminal the CLI renders it for the
+  // terminal's width.
+  let help;
+  try {
+    help = require('node:fs').readFileSync(
+      require('node:path').join(__dirname, '..', 'dist', 'help.txt'),
+    );
+  } catch {
+    // Not built yet (a git clone): the CLI answers, building dist/ first.
+  }
+  if (help) answer(help);
+  else runCli();
+} else {
+  runCli();
+}
+
+function runCli() {
+  import('../dist/main.js').catch(firstRunFromClone);
+}
+
+/** Writes a whole answer to stdout and leaves. */
+function answer(text) {
   try {
     // Straight to the descriptor: creating process.stdout (a stream over a pipe or terminal)
     // would cost more than everything else here.
@@ -17,10 +43,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // through the stream.
     if (e.code !== 'EPIPE') process.stdout.write(text);
   }
-  /* eslint-enable no-undef, @typescript-eslint/no-require-imports */
-} else {
-  import('../dist/main.js').catch(firstRunFromClone);
 }
+/* eslint-enable no-undef, @typescript-eslint/no-require-imports */
 
 /**
  * The package ships dist/ built; a git clone has no dist/ until something builds it (`npm

@@ -13,6 +13,7 @@
 // make those runs fail for a moment. Each changed file is written under a temporary name and
 // renamed into place (atomic), and files no longer produced are removed last.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +118,29 @@ for (const file of outputs) {
   const tmp = `${file.path}.${process.pid}.tmp`;
   await writeFile(tmp, contents);
   await rename(tmp, file.path);
+}
+// dist/help.txt: `sched --help` exactly as the bundle just written prints it on a pipe (not a
+// terminal: no width or colour to adapt to), so bin/sched.js answers that one question without
+// loading the CLI, as it does `--version` (measured in BENCHMARKS.md).
+{
+  const help = spawnSync(process.execPath, [join(outdir, 'main.js'), '--help'], {
+    env: { PATH: process.env.PATH, NODE_DISABLE_COMPILE_CACHE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (help.status !== 0 || help.stdout.length === 0) {
+    process.stderr.write(
+      `scripts/build.mjs: rendering dist/help.txt failed (exit ${help.status}): ${help.stderr}\n`,
+    );
+    process.exit(1);
+  }
+  const helpFile = join(outdir, 'help.txt');
+  produced.add(helpFile);
+  const old = await readFile(helpFile).catch(() => undefined);
+  if (!old || Buffer.compare(old, help.stdout) !== 0) {
+    const tmp = `${helpFile}.${process.pid}.tmp`;
+    await writeFile(tmp, help.stdout);
+    await rename(tmp, helpFile);
+  }
 }
 for (const file of await listFiles(outdir)) {
   // Another build's temporary file is its business; anything else not produced is stale.

@@ -173,23 +173,35 @@ const VALUE_FLAGS = new Set(
 );
 
 /**
+ * The words of an argv that may name commands, in order, up to `--`: options are skipped, with
+ * the word after them when `takesValue` says they take one. The one hand-made scan of argv
+ * beside commander, for the two questions asked before it parses (groupAsked, commandReached).
+ * Lazy: `takesValue` may depend on what the caller made of the words already given.
+ */
+function* commandWords(
+  argv: readonly string[],
+  takesValue: (option: string) => boolean,
+): Generator<string> {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return;
+    if (!a.startsWith('-')) yield a;
+    else if (!a.includes('=') && takesValue(a)) i++;
+  }
+}
+
+/**
  * The one command group an invocation asks for (`types` in `sched --json types list`), or
  * undefined when it is not plain which (help, completion, a word that names no group, an
  * option we do not know): then the whole tree is built. Building only the group asked for
- * saves start-up; what commander prints for that group is the same either way.
+ * saves start-up (measured: ~10 ms of CPU on Node 24 for `profiles ls`, BENCHMARKS.md); what
+ * commander prints for that group is the same either way.
  */
 export function groupAsked(argv: readonly string[]): CommandDef | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return undefined;
-    if (a.startsWith('-')) {
-      if (a.includes('=')) continue;
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
+  for (const a of commandWords(argv, (o) => VALUE_FLAGS.has(o))) {
     const def = COMMANDS.find((d) => d.name === a || d.aliases?.includes(a));
-    // completion and __complete describe the whole tree.
-    return def && def !== completion && def !== complete ? def : undefined;
+    // `completion` prints a script of the whole tree; `__complete` needs only itself.
+    return def && def !== completion ? def : undefined;
   }
   return undefined;
 }
@@ -322,14 +334,11 @@ const KEY_FLAG = '--api-key';
  */
 function commandReached(program: Command, argv: readonly string[]): Command {
   let cmd = program;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      const o = [...cmd.options, ...program.options].find((k) => k.long === a || k.short === a);
-      if ((o && (o.required || o.optional)) || a === KEY_FLAG) i++;
-      continue;
-    }
+  const takesValue = (a: string) => {
+    const o = [...cmd.options, ...program.options].find((k) => k.long === a || k.short === a);
+    return Boolean(o && (o.required || o.optional)) || a === KEY_FLAG;
+  };
+  for (const a of commandWords(argv, takesValue)) {
     const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
     if (!next) break;
     cmd = next;
