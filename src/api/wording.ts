@@ -46,8 +46,17 @@ export function seconds(ms: number): string {
   return s >= 10 ? `${Math.round(s)} s` : `${Number(s.toFixed(1))} s`;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a wait ends, for people: the local time today; a date and time (UTC) past a day; and
+ * past a year (a Retry-After of 10^20 seconds is no date at all) only that.
+ */
 function clockTime(msFromNow: number, now: number): string {
-  return new Date(now + msFromNow).toLocaleTimeString('en-GB', { hour12: false });
+  const at = new Date(now + msFromNow);
+  if (msFromNow > 366 * DAY_MS || Number.isNaN(at.getTime())) return 'more than a year from now';
+  if (msFromNow > DAY_MS) return at.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return at.toLocaleTimeString('en-GB', { hour12: false });
 }
 
 const same: Mask = (s) => s;

@@ -30,6 +30,12 @@ export function distrust(p: string): Distrust | undefined {
   } catch {
     return undefined;
   }
+  return distrustStat(st);
+}
+
+/** The trust rule applied to what fstat said of an open descriptor (the file actually read). */
+export function distrustStat(st: fs.Stats): Distrust | undefined {
+  if (!POSIX) return undefined;
   const uid = currentUid();
   if (uid !== undefined && st.uid !== uid) return { why: 'owner', uid: st.uid };
   if (st.mode & 0o002 && !(st.isDirectory() && st.mode & 0o1000)) {

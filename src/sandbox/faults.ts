@@ -197,9 +197,23 @@ export function parseFaults(v: unknown): {
   };
 }
 
+/**
+ * The sandbox's own control endpoints (`/api/_sandbox/*`: the console, the CLI's sandbox
+ * commands, clearing faults): no fault ever matches them, whatever its route's parameters
+ * (`/:a/:b`, `GET /:x/snapshot`), or a fault could lock everyone out until a restart.
+ */
+function isControlPath(pathname: string): boolean {
+  return /^\/api\/+_sandbox(?:\/|$)/i.test(pathname);
+}
+
 /** Matches a fault's route against a request: method (when given) and path (":x" a segment). */
 function routeMatcher(route: string): (method: string, pathname: string) => boolean {
-  if (route === '*') return (_m, p) => p.startsWith('/api/') && !p.startsWith('/api/_sandbox');
+  const matches = apiRouteMatcher(route);
+  return (m, p) => !isControlPath(p) && matches(m, p);
+}
+
+function apiRouteMatcher(route: string): (method: string, pathname: string) => boolean {
+  if (route === '*') return (_m, p) => p.startsWith('/api/');
   const [method, path] = route.includes(' ') ? route.split(' ') : [undefined, route];
   const pattern = new RegExp(
     '^' +

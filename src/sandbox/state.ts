@@ -1,10 +1,14 @@
 // Everything the sandbox knows — meeting types, single-use links, webhooks, meetings — and its
 // optional persistence to a JSON file (written atomically, mode 0600: it holds webhook secrets).
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Meeting } from '../api/types.js';
-import { distrust, octal } from '../config/ownership.js';
+import { distrust, distrustStat, octal } from '../config/ownership.js';
+import { openUserFile, type OpenedFile } from '../user-file.js';
+import { readAtMost } from '../read-bytes.js';
+import { fileProblem } from '../text/file-problem.js';
 import { jsonErrorPlace } from '../text/json-error.js';
 import type { MeetingTypeRecord } from './seed.js';
 
@@ -170,7 +174,8 @@ export class StateFileError extends Error {
  * says where deliveries go and holds their secrets, so one that someone else wrote or could
  * write is refused, never just read.
  */
-function checkStateTrust(file: string): void {
+/** The state file's directory: one someone else can write to could swap the file. */
+function checkStateDirTrust(file: string): void {
   const dir = dirname(file);
   const d = distrust(dir);
   if (d) {
@@ -181,7 +186,17 @@ function checkStateTrust(file: string): void {
       `keep the state file in a directory of your own (chmod 700 "${dir}")`,
     );
   }
-  const f = distrust(file);
+}
+
+/** The state file itself, judged from its open descriptor (the file that is then read). */
+function checkStateFileTrust(file: string, st: Stats): void {
+  if (!st.isFile()) {
+    throw new StateFileError(
+      `the state file ${file} is not a regular file`,
+      'give --state a file path (the sandbox rewrites it after every change)',
+    );
+  }
+  const f = distrustStat(st);
   if (f) {
     throw new StateFileError(
       f.why === 'owner'
@@ -189,6 +204,41 @@ function checkStateTrust(file: string): void {
         : `the state file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its webhooks and secrets`,
       `check its webhooks, then chmod 600 "${file}"; or choose another --state file`,
     );
+  }
+}
+
+/** The largest state file read: thousands of meetings and deliveries are a few MiB. */
+export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The state file's text, read from one descriptor after checking it; undefined when absent. */
+async function readStateText(file: string): Promise<string | undefined> {
+  checkStateDirTrust(file);
+  let f: OpenedFile;
+  try {
+    f = await openUserFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`cannot read ${file}: ${fileProblem(e)}`);
+  }
+  try {
+    checkStateFileTrust(file, f.stat);
+    if (f.stat.size > MAX_STATE_FILE_BYTES) {
+      throw new StateFileError(
+        `the state file ${file} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MiB`,
+      );
+    }
+    const bytes = await readAtMost(f.bytes(), MAX_STATE_FILE_BYTES);
+    if (bytes === undefined) {
+      throw new StateFileError(
+        `the state file ${file} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MiB`,
+      );
+    }
+    return bytes.toString('utf8');
+  } catch (e) {
+    if (e instanceof StateFileError) throw e;
+    throw new StateFileError(`cannot read ${file}: ${fileProblem(e)}`);
+  } finally {
+    await f.close();
   }
 }
 
@@ -212,14 +262,8 @@ function checkArray(data: Record<string, unknown>, key: string, idKey: string): 
  * or not to be trusted.
  */
 export async function loadStateFile(file: string): Promise<StateFile | undefined> {
-  checkStateTrust(file);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new StateFileError(`cannot read ${file}: ${(e as Error).message}`);
-  }
+  const text = await readStateText(file);
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
     data = JSON.parse(text);

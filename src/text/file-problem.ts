@@ -6,5 +6,6 @@ export function fileProblem(e: unknown): string {
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'it is a directory';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENXIO' || code === 'ENOTREG') return 'it is not a regular file';
   return e instanceof Error ? e.message : (code ?? String(e));
 }

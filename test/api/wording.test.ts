@@ -179,6 +179,18 @@ describe('statusError', () => {
   });
 });
 
+describe('statusError: a wait too long for a clock', () => {
+  it.each([
+    [2 * 24 * 3600 * 1000, '2026-01-03 10:00 UTC'],
+    [1e23, 'more than a year from now'],
+    [Number.MAX_VALUE, 'more than a year from now'],
+  ])('%d ms: the hint names %s, never "Invalid Date"', (waitMs, when) => {
+    const e = statusError(GET, answer(429), { attempts: 4, tooLongMs: waitMs, mask, now: NOW });
+    expect((e as SchedError).hint).toBe(`try again after ${when}`);
+    expect((e as SchedError).message).not.toContain('Invalid Date');
+  });
+});
+
 describe('statusError: the base URL, the key source and server punctuation', () => {
   const at = (base: string) => new URL(`${base}/users/me/meeting-types?limit=1`);
   const notFound = (base: string): Answer => ({ ...answer(404), url: at(base) });

@@ -69,6 +69,28 @@ describe('API faults through the control endpoint', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
   });
 
+  it('a route with parameters never matches the control endpoints (/api/_sandbox/*)', async () => {
+    const set = await post('/_sandbox/faults', {
+      api: [
+        { route: '/:a/:b', type: 'status', status: 503, times: 50 },
+        { route: 'GET /:x/faults', type: 'status', status: 500, times: 50 },
+        { route: '/:a/:b/:c', type: 'reset', times: 50 },
+        { route: '*', type: 'status', status: 502, times: 50 },
+      ],
+    });
+    expect(set.status).toBe(201);
+    // The control API still answers: listing, booking lists, clearing.
+    const listed = await sb.api('/_sandbox/faults');
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(4);
+    expect((await sb.api('/_sandbox/meetings')).status).toBe(200);
+    expect((await sb.api('/_sandbox/links/nope')).status).toBe(404);
+    // ... while the API routes the patterns name are faulted.
+    expect((await sb.api('/webhooks/x', { method: 'DELETE' })).status).toBe(503);
+    expect((await sb.api('/_sandbox/faults', { method: 'DELETE' })).status).toBeLessThan(300);
+    expect((await sb.api('/webhooks/x', { method: 'DELETE' })).status).toBe(404);
+  });
+
   it('a fault is listed with what is left, removed by id, and all cleared', async () => {
     const r = await post('/_sandbox/faults', {
       api: [{ type: 'status', status: 500, times: 5 }],

@@ -3,16 +3,15 @@
 // answer printed as received. A status that is not 2xx still prints its body on stdout, then
 // the error line on stderr and the exit code of the table (the error the client words).
 // Everything is checked before a request is sent.
-import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { Context } from '../../context.js';
 import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { renderList, renderReceived } from '../../output/render.js';
-import { fileProblem } from '../../text/file-problem.js';
-import { quote } from '../../text/quote.js';
-import { readAll } from '../../read-bytes.js';
+import { readAtMost } from '../../read-bytes.js';
+import { fileLabel, readUserFile, streamSource, untilAborted } from '../../user-file.js';
+import { MAX_PAYLOAD_BYTES } from '../../domain/webhooks/input.js';
 import { apiHeaders, apiMethod, apiPath, fieldsBody, pagedPath } from './request.js';
 
 export async function run(ctx: Context, o: ApiOptions): Promise<void> {
@@ -64,20 +63,36 @@ function outputFormat(ctx: Context, paginate: boolean): 'json' | 'ndjson' {
   });
 }
 
+/**
+ * The body of --input: a file (or `-`, stdin) of at most MAX_PAYLOAD_BYTES, read through the
+ * one user-file reader (a FIFO nobody writes to still ends on Ctrl-C or SIGTERM; /dev/zero
+ * stops at the cap), as `events send --payload-file` reads its payload.
+ */
 async function readBody(ctx: Context, file: string): Promise<Buffer> {
+  const tooLarge = (what: string) =>
+    new UsageError(
+      `${what} is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB, the most --input sends`,
+      { hint: 'send a smaller body, or split the request' },
+    );
   if (file === '-') {
     if (ctx.io.stdinIsTTY) {
       throw new UsageError('--input - reads the body from stdin, but stdin is a terminal', {
         hint: 'pipe the body in: sched api webhooks --input - < body.json',
       });
     }
-    return readAll(ctx.io.stdin);
+    const bytes = await untilAborted(streamSource(ctx.io.stdin), ctx.signal, 'stdin', (s) =>
+      readAtMost(s, MAX_PAYLOAD_BYTES),
+    );
+    if (bytes === undefined) throw tooLarge('the body on stdin');
+    return bytes;
   }
-  try {
-    return await readFile(file);
-  } catch (e) {
-    throw new UsageError(`cannot read --input ${quote(file)}: ${fileProblem(e)}`);
-  }
+  const r = await readUserFile(file, {
+    what: '--input',
+    max: MAX_PAYLOAD_BYTES,
+    signal: ctx.signal,
+  });
+  if ('tooLarge' in r) throw tooLarge(fileLabel('--input', file));
+  return r.bytes;
 }
 
 function statusAndHeaders(res: RawResponse): string[] {

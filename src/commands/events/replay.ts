@@ -11,42 +11,170 @@ import { secretFlag } from '../../domain/webhooks/input.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { SIGNATURE_HEADER, signPayload } from '../../domain/webhooks/signature.js';
 import {
+  captureProblem,
   capturedBody,
   capturedHeaders,
-  readCapture,
   type CapturedDelivery,
 } from '../../domain/webhooks/listen/capture.js';
 import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
 import { quote, shellCommand } from '../../text/quote.js';
+import { fileProblem } from '../../text/file-problem.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { renderJsonLine, renderText } from '../../output/render.js';
 import { masker } from '../../mask.js';
+import {
+  boundedLines,
+  fileLabel,
+  LineTooLong,
+  openUserFile,
+  untilAborted,
+  type OpenedFile,
+} from '../../user-file.js';
 
-interface Picked {
+/**
+ * The longest line `webhooks listen --record` can write, rounded up: a body of at most 5 MiB
+ * and headers of at most 16 KiB, each byte at worst six characters in JSON (`\u0000`), plus
+ * the fields around them — 30.2 MiB. A longer line is not a recording, and is refused before
+ * it is held whole.
+ */
+export const MAX_RECORDING_LINE_BYTES = 31 * 1024 * 1024;
+
+/**
+ * The most a recording that cannot be read twice (a pipe, a FIFO) may hold of chosen
+ * deliveries: a regular file is read twice (checked, then sent a line at a time), a pipe's
+ * chosen lines are kept between the two.
+ */
+export const MAX_PIPED_REPLAY_BYTES = 64 * 1024 * 1024;
+
+/** What node:http sends as a header value (tab, printable ASCII, Latin-1); else it throws. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+interface Prepared {
   line: number;
   delivery: CapturedDelivery;
+  body: Buffer;
+  headers: Record<string, string | string[]>;
 }
 
-/** The deliveries to replay: those with the given uuids, then the last n of them; in order. */
-async function pick(
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function notRecording(file: string, why: string): UsageError {
+  return new UsageError(
+    `${quote(file)} is not a recording of \`sched webhooks listen --record\`: ${why}`,
+    { hint: 'record deliveries with `sched webhooks listen --record <file>`' },
+  );
+}
+
+/**
+ * One line checked completely — UTF-8, JSON, the recording's shape, and every header that
+ * would be sent — and made into the request it stands for. Undefined for a blank line.
+ */
+function prepare(file: string, line: number, bytes: Buffer, secret: string | undefined) {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw notRecording(file, `line ${line} is not UTF-8 text`);
+  }
+  if (text.trim() === '') return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = undefined;
+  }
+  const problem = v === undefined ? 'is not JSON' : captureProblem(v);
+  if (problem !== undefined) throw notRecording(file, `line ${line} ${problem}`);
+  const delivery = v as CapturedDelivery;
+  const body = capturedBody(delivery);
+  const headers = forwardHeaders(capturedHeaders(delivery));
+  if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, body);
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of [value].flat()) {
+      if (!HEADER_VALUE.test(one)) {
+        throw notRecording(
+          file,
+          `line ${line} has a ${name} header that cannot be sent (${quote(one, 40)})`,
+        );
+      }
+    }
+  }
+  return { line, delivery, body, headers } satisfies Prepared;
+}
+
+/** The lines of an opened recording, bounded; a line too long is a usage error naming it. */
+async function* linesOf(ctx: Context, file: string, f: OpenedFile) {
+  const label = fileLabel('recording', file);
+  const source = f.bytes();
+  const lines = boundedLines(source, MAX_RECORDING_LINE_BYTES);
+  try {
+    for (;;) {
+      const next = await untilAborted(source, ctx.signal, label, () => lines.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  } catch (e) {
+    if (e instanceof LineTooLong) {
+      throw notRecording(
+        file,
+        `line ${e.line} is longer than ${MAX_RECORDING_LINE_BYTES / 1024 / 1024} MiB, more than \`webhooks listen\` records for one delivery`,
+      );
+    }
+    if (e instanceof UsageError || e instanceof Interrupted) throw e;
+    throw new UsageError(`cannot read ${label}: ${fileProblem(e)}`);
+  } finally {
+    source.stop();
+  }
+}
+
+interface Chosen {
+  line: number;
+  start: number;
+  length: number;
+  /** Kept only when the file cannot be read a second time. */
+  bytes?: Buffer;
+}
+
+/**
+ * First pass: every line checked completely, before anything is sent; what is chosen (by
+ * uuid, then the last n) is kept as where it is in the file — or, for a pipe, its bytes.
+ */
+async function choose(
+  ctx: Context,
   file: string,
-  uuids: readonly string[] | undefined,
-  last: number | undefined,
-): Promise<Picked[]> {
-  const wanted = uuids ? new Set(uuids) : undefined;
+  f: OpenedFile,
+  opts: { uuids?: readonly string[]; last?: number; secret?: string },
+): Promise<Chosen[]> {
+  const wanted = opts.uuids ? new Set(opts.uuids) : undefined;
   const found = new Set<string>();
   let total = 0;
-  const picked: Picked[] = [];
-  for await (const e of readCapture(file)) {
+  let held = 0;
+  const picked: Chosen[] = [];
+  for await (const l of linesOf(ctx, file, f)) {
+    const p = prepare(file, l.line, l.bytes, opts.secret);
+    if (!p) continue;
     total += 1;
     // An unverified delivery recorded without its body (listen --record with a secret) has
     // nothing to replay.
-    if (e.delivery.bodyOmitted !== undefined) continue;
-    const uuid = e.delivery.uuid ?? '';
+    if (p.delivery.bodyOmitted !== undefined) continue;
+    const uuid = p.delivery.uuid ?? '';
     if (wanted && !wanted.has(uuid)) continue;
     found.add(uuid);
-    picked.push(e);
-    if (last !== undefined && picked.length > last) picked.shift();
+    const c: Chosen = { line: l.line, start: l.start, length: l.bytes.length };
+    if (!f.regular) {
+      c.bytes = l.bytes;
+      held += l.bytes.length;
+    }
+    picked.push(c);
+    if (opts.last !== undefined && picked.length > opts.last) {
+      held -= picked.shift()!.bytes?.length ?? 0;
+    }
+    if (held > MAX_PIPED_REPLAY_BYTES) {
+      throw new UsageError(
+        `${quote(file)} is not a regular file, and the deliveries chosen from it pass ${MAX_PIPED_REPLAY_BYTES / 1024 / 1024} MiB`,
+        { hint: 'save the recording to a file first, or choose fewer with --uuid or --last' },
+      );
+    }
   }
   if (total === 0) {
     throw new UsageError(`${quote(file)} holds no recorded delivery`, {
@@ -63,10 +191,56 @@ async function pick(
   return picked;
 }
 
+/** Second pass: one chosen line at a time, read again from the same descriptor. */
+async function* sendable(
+  file: string,
+  f: OpenedFile,
+  chosen: readonly Chosen[],
+  secret: string | undefined,
+): AsyncGenerator<Prepared> {
+  for (const c of chosen) {
+    let bytes = c.bytes;
+    if (!bytes) {
+      bytes = Buffer.alloc(c.length);
+      const bytesRead = await f.read(bytes, c.length, c.start);
+      if (bytesRead !== c.length) {
+        throw new Failure(`${quote(file)} changed while it was replayed (line ${c.line})`);
+      }
+    }
+    const p = prepare(file, c.line, bytes, secret);
+    if (!p) throw new Failure(`${quote(file)} changed while it was replayed (line ${c.line})`);
+    yield p;
+  }
+}
+
 export async function run(ctx: Context, flags: EventsReplayOptions): Promise<void> {
   const to = new URL(checkWebhookUrl(flags.to, '--to'));
   const secret = flags.secret !== undefined ? secretFlag(flags.secret) : undefined;
-  const picked = await pick(flags.file, flags.uuid, flags.last);
+  let f: OpenedFile;
+  try {
+    f = await openUserFile(flags.file);
+  } catch (e) {
+    throw new UsageError(`cannot read recording ${quote(flags.file)}: ${fileProblem(e)}`);
+  }
+  try {
+    await replay(ctx, flags, f, to, secret);
+  } finally {
+    await f.close();
+  }
+}
+
+async function replay(
+  ctx: Context,
+  flags: EventsReplayOptions,
+  f: OpenedFile,
+  to: URL,
+  secret: string | undefined,
+): Promise<void> {
+  const picked = await choose(ctx, flags.file, f, {
+    uuids: flags.uuid,
+    last: flags.last,
+    secret,
+  });
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const target = to.toString();
   const mask = masker([secret]);
@@ -77,10 +251,7 @@ export async function run(ctx: Context, flags: EventsReplayOptions): Promise<voi
 
   let failed = 0;
   let sent = 0;
-  for (const { line, delivery } of picked) {
-    const body = capturedBody(delivery);
-    const headers = forwardHeaders(capturedHeaders(delivery));
-    if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, body);
+  for await (const { line, delivery, body, headers } of sendable(flags.file, f, picked, secret)) {
     const r = await postRaw({
       url: to,
       body,

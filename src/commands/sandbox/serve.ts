@@ -7,10 +7,8 @@ import type { SandboxServeOptions } from './inputs.js';
 import { Failure, UsageError, whenAborted } from '../../errors.js';
 import { listenFailure } from '../../http/listen.js';
 import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
-import { open } from 'node:fs/promises';
 import type { FaultsSpec } from '../../sandbox/faults.js';
-import { readAtMost } from '../../read-bytes.js';
-import { fileProblem } from '../../text/file-problem.js';
+import { readUserFile } from '../../user-file.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
@@ -62,23 +60,10 @@ export function sandboxLog(io: IO, quiet: boolean): (e: SandboxLogEvent) => void
 const MAX_FAULTS_FILE = 1024 * 1024;
 
 /** Reads and checks --faults: one clear line naming the file (and the field) when wrong. */
-async function readFaultsFile(file: string): Promise<FaultsSpec> {
-  let text: string;
-  try {
-    const fh = await open(file, 'r');
-    try {
-      const bytes = await readAtMost(fh.createReadStream({ autoClose: false }), MAX_FAULTS_FILE);
-      if (bytes === undefined) {
-        throw new UsageError(`--faults ${quote(file)} is larger than 1 MiB`);
-      }
-      text = bytes.toString('utf8');
-    } finally {
-      await fh.close();
-    }
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read --faults ${quote(file)}: ${fileProblem(e)}`);
-  }
+async function readFaultsFile(file: string, signal: AbortSignal): Promise<FaultsSpec> {
+  const r = await readUserFile(file, { what: '--faults', max: MAX_FAULTS_FILE, signal });
+  if ('tooLarge' in r) throw new UsageError(`--faults ${quote(file)} is larger than 1 MiB`);
+  const text = r.bytes.toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -113,7 +98,8 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
     insecureDefaultKey: flags.insecureDefaultKey === true,
   });
 
-  const faults = flags.faults === undefined ? undefined : await readFaultsFile(flags.faults);
+  const faults =
+    flags.faults === undefined ? undefined : await readFaultsFile(flags.faults, ctx.signal);
   const dim = (s: string) => io.colorErr.dim(s);
   const log = sandboxLog(io, quiet);
 

@@ -54,7 +54,7 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
   const quiet = ctx.globals.quiet;
 
   // 1. The file, checked whole before any request.
-  const input = await readSyncInput(flags.file, ctx.io.stdin);
+  const input = await readSyncInput(flags.file, ctx.io.stdin, ctx.signal);
   if (!input.ok) {
     throw new UsageError(input.problem, {
       hint: 'give the path of a JSON or YAML file (at most 1 MiB): {"webhooks":[{"url","events","secretEnv"}]}',

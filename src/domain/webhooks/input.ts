@@ -1,13 +1,9 @@
 // Where the webhook commands get their secret and payload from. Kept apart from signature.ts
 // (which stays pure) and free of heavy imports: `sched sig verify` loads only this, node:fs
 // and node:crypto, and the prompter only when it really has to ask.
-import { addAbortListener } from 'node:events';
-import { constants, createReadStream, open } from 'node:fs';
-import { Socket } from 'node:net';
-import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import type { IO } from '../../io.js';
-import { Interrupted, UsageError, signalOf } from '../../errors.js';
+import { Interrupted, UsageError } from '../../errors.js';
+import { openUserFile, streamSource, untilAborted, type OpenedFile } from '../../user-file.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { readAtMost } from '../../read-bytes.js';
@@ -22,6 +18,8 @@ export interface InputContext {
   readonly env: Record<string, string | undefined>;
   readonly globals: { readonly input: boolean };
   readonly signal: AbortSignal;
+  /** Runs `fn` when the command ends, however it ends (closing an opened file). */
+  defer(fn: () => Promise<void> | void): void;
   prompter(): Promise<{
     password(message: string, opts?: { validate?: (v: string) => true | string }): Promise<string>;
   }>;
@@ -96,14 +94,15 @@ export interface PayloadSource {
   /** The file name, or undefined for stdin. */
   file: string | undefined;
   label: string;
-  /** The file is a FIFO (a named pipe): read through the event loop, not a file reader. */
-  fifo?: boolean;
+  /** The file, opened once (src/user-file.ts): never by its path again. */
+  opened?: OpenedFile;
 }
 
 /**
  * Checks where the payload will come from before anything else happens (in particular before
  * a secret prompt): a file given with --payload-file ("-" = stdin), else piped stdin. Stdin
- * that is a terminal would just hang, so it is a usage error.
+ * that is a terminal would just hang, so it is a usage error. The file is opened here, without
+ * blocking (a FIFO nobody writes to opens at once), and read later from that descriptor.
  */
 export async function payloadSource(ctx: InputContext, flag: unknown): Promise<PayloadSource> {
   const file = typeof flag === 'string' && flag !== '-' ? flag : undefined;
@@ -115,76 +114,33 @@ export async function payloadSource(ctx: InputContext, flag: unknown): Promise<P
     }
     return { file: undefined, label: 'stdin' };
   }
-  let fifo: boolean;
+  let opened: OpenedFile;
   try {
-    const st = await stat(file);
-    if (st.isDirectory())
-      throw new UsageError(`cannot read payload file "${file}": it is a directory`);
-    fifo = st.isFIFO();
+    opened = await openUserFile(file);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     throw payloadFileError(file, e);
   }
-  return { file, label: `"${file}"`, fifo };
+  ctx.defer(() => opened.close());
+  return { file, label: `"${file}"`, opened };
 }
 
 function payloadFileError(file: string, e: unknown): UsageError {
   return new UsageError(`cannot read payload file "${file}": ${fileProblem(e)}`);
 }
 
-/**
- * Opens the payload as a stream of raw bytes (never decoded). A FIFO is opened without
- * waiting and read as a pipe, through the event loop (which waits for a writer, then reads to
- * its end): a file reader would block a thread of the pool in open() or read() on a FIFO
- * nobody writes to, and Node waits for that thread on exit, so SIGTERM could not end it.
- */
-async function openPayload(ctx: InputContext, src: PayloadSource): Promise<Readable> {
-  if (src.file === undefined) return ctx.io.stdin;
-  if (!src.fifo) return createReadStream(src.file);
-  const fd = await new Promise<number>((resolve, reject) =>
-    open(src.file!, constants.O_RDONLY | constants.O_NONBLOCK, (e, n) =>
-      e ? reject(e) : resolve(n),
-    ),
-  );
-  return new Socket({ fd, readable: true, writable: false });
-}
-
-/** Opens the payload and runs `work` on it; Ctrl-C or SIGTERM ends both at once. */
+/** The payload's bytes, raw (never decoded); Ctrl-C or SIGTERM stops the read at once. */
 async function guarded<T>(
   ctx: InputContext,
   src: PayloadSource,
-  work: (stream: Readable) => Promise<T>,
+  work: (stream: AsyncIterable<Buffer>) => Promise<T>,
 ): Promise<T> {
-  // The wait ends at once, without waiting for the stream to give up: opening a FIFO nobody
-  // writes to blocks, which destroy() cannot cut short.
-  let listening: Disposable | undefined;
-  let stream: Readable | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    // Called at once when the signal has already aborted.
-    listening = addAbortListener(ctx.signal, () => {
-      stream?.destroy(new Error('aborted'));
-      reject(new Error('aborted'));
-    });
-  });
-  stopped.catch(() => {});
-  const working = openPayload(ctx, src).then((s) => {
-    stream = s;
-    if (ctx.signal.aborted) s.destroy(new Error('aborted'));
-    return work(s);
-  });
-  working.catch(() => {});
+  const source = src.opened ? src.opened.bytes() : streamSource(ctx.io.stdin);
   try {
-    return await Promise.race([working, stopped]);
+    return await untilAborted(source, ctx.signal, `the payload from ${src.label}`, work);
   } catch (e) {
-    if (ctx.signal.aborted) {
-      throw new Interrupted(`interrupted while reading the payload from ${src.label}`, {
-        signal: signalOf(ctx.signal.reason),
-      });
-    }
+    if (e instanceof Interrupted) throw e;
     if (src.file !== undefined) throw payloadFileError(src.file, e);
     throw e;
-  } finally {
-    listening?.[Symbol.dispose]();
   }
 }
 
@@ -213,11 +169,7 @@ export const MAX_PAYLOAD_BYTES = 5 * 1024 * 1024;
 
 /** Reads the whole payload into memory (for sending it), raw bytes, at most MAX_PAYLOAD_BYTES. */
 export async function readPayload(ctx: InputContext, src: PayloadSource): Promise<Buffer> {
-  const bytes = await guarded(ctx, src, async (stream) => {
-    const read = await readAtMost(stream, MAX_PAYLOAD_BYTES);
-    if (read === undefined) stream.destroy();
-    return read;
-  });
+  const bytes = await guarded(ctx, src, (stream) => readAtMost(stream, MAX_PAYLOAD_BYTES));
   if (bytes === undefined) {
     throw new UsageError(
       `the payload from ${src.label} is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB, the most a delivery may hold`,

@@ -465,7 +465,7 @@ describe('sched webhooks sync (sandbox)', () => {
 
     const missing = await sync(['--file', path.join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read .*nope\.yaml: no such file/);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.yaml"?: no such file/);
     expect(sb.requests).toEqual([]);
   });
 

@@ -4,10 +4,8 @@
 // 0600: it holds signatures and personal data. A line is bounded by the receiver's own caps
 // (a body of at most 5 MiB, headers of at most 16 KiB), so the file never holds more per
 // delivery than the listener itself would.
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { openAppendFile } from '../../../user-file.js';
 import { UsageError } from '../../../errors.js';
 import { fileProblem } from '../../../text/file-problem.js';
 import { quote } from '../../../text/quote.js';
@@ -127,15 +125,8 @@ export class CaptureFile {
     let fh: FileHandle | undefined;
     let size: number;
     try {
-      fh = await open(
-        file,
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-        0o600,
-      );
-      // Checked on the open descriptor, not the path: a hard link planted at the path would
-      // send the recording (signatures, personal data) into a file someone else can read.
+      fh = await openAppendFile(file, 0o600);
       const st = await fh.stat();
-      if (st.nlink > 1) throw Object.assign(new Error('hard link'), { code: 'ENLINK' });
       await fh.chmod(0o600);
       size = st.size;
     } catch (e) {
@@ -180,7 +171,7 @@ export class CaptureFile {
 const VERDICTS = new Set(['valid', 'invalid', 'missing', 'unchecked']);
 
 /** Why `v` is not a captured delivery, or undefined when it is one. */
-function captureProblem(v: unknown): string | undefined {
+export function captureProblem(v: unknown): string | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'is not a JSON object';
   const o = v as Record<string, unknown>;
   if (o.kind !== CAPTURE_KIND) return `has no "kind":"${CAPTURE_KIND}"`;
@@ -205,48 +196,4 @@ function captureProblem(v: unknown): string | undefined {
   if (o.uuid !== null && typeof o.uuid !== 'string') return 'has a uuid that is not a string';
   if (o.event !== null && typeof o.event !== 'string') return 'has an event that is not a string';
   return undefined;
-}
-
-/**
- * Every delivery of a recording, in order, each with its line number; a line that is not a
- * recorded delivery is a usage error naming it. Blank lines are skipped.
- */
-export async function* readCapture(
-  file: string,
-): AsyncGenerator<{ line: number; delivery: CapturedDelivery }> {
-  const stream = createReadStream(file);
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (e) {
-    throw new UsageError(`cannot read recording ${quote(file)}: ${fileProblem(e)}`);
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let n = 0;
-  try {
-    for await (const text of lines) {
-      n += 1;
-      if (text.trim() === '') continue;
-      let v: unknown;
-      try {
-        v = JSON.parse(text);
-      } catch {
-        v = undefined;
-      }
-      const problem = v === undefined ? 'is not JSON' : captureProblem(v);
-      if (problem !== undefined) {
-        throw new UsageError(
-          `${quote(file)} is not a recording of \`sched webhooks listen --record\`: line ${n} ${problem}`,
-          { hint: 'record deliveries with `sched webhooks listen --record <file>`' },
-        );
-      }
-      yield { line: n, delivery: v as CapturedDelivery };
-    }
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
 }

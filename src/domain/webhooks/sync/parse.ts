@@ -1,11 +1,11 @@
 // Turns the sync file's text into a plain value. JSON or YAML: by extension (.json, .yaml,
 // .yml), else by content (JSON starts with `{` or `[`). Syntax errors carry line and column and
 // never quote the file, which may hold a literal secret.
-import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as YamlNs from 'yaml';
 import { readAtMost } from '../../../read-bytes.js';
-import { fileProblem } from '../../../text/file-problem.js';
+import { UsageError } from '../../../errors.js';
+import { readUserFile, streamSource, untilAborted } from '../../../user-file.js';
 import { lineColumn, locateJsonError } from '../../../text/json-error.js';
 
 /**
@@ -21,41 +21,36 @@ function tooLarge(name: string, bytes: number | undefined): string {
 
 export type ReadOutcome = { ok: true; name: string; text: string } | { ok: false; problem: string };
 
-function cannotRead(file: string, e: unknown): string {
-  return `cannot read ${file}: ${fileProblem(e)}`;
-}
-
 /**
  * Reads the sync file (`-` is stdin) without ever holding more than the limit: the size is
  * checked first for a regular file, and every source is read with a cap (a FIFO, /dev/zero,
- * a pipe).
+ * a pipe), through the one user-file reader: a FIFO nobody writes to ends on `signal`.
  */
-export async function readSyncInput(file: string, stdin: Readable): Promise<ReadOutcome> {
+export async function readSyncInput(
+  file: string,
+  stdin: Readable,
+  signal?: AbortSignal,
+): Promise<ReadOutcome> {
   const name = file === '-' ? 'stdin' : file;
   const read = (bytes: Buffer | undefined): ReadOutcome =>
     bytes
       ? { ok: true, name, text: bytes.toString('utf8') }
       : { ok: false, problem: tooLarge(name, undefined) };
-  if (file === '-') return read(await readAtMost(stdin, MAX_SYNC_FILE_BYTES));
-  let fh;
-  try {
-    fh = await open(file, 'r');
-    const st = await fh.stat();
-    if (st.isDirectory())
-      return {
-        ok: false,
-        problem: cannotRead(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })),
-      };
-    if (st.isFile() && st.size > MAX_SYNC_FILE_BYTES) {
-      return { ok: false, problem: tooLarge(name, st.size) };
-    }
-    const stream = fh.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 });
-    return read(await readAtMost(stream, MAX_SYNC_FILE_BYTES));
-  } catch (e) {
-    return { ok: false, problem: cannotRead(file, e) };
-  } finally {
-    await fh?.close();
+  if (file === '-') {
+    return read(
+      await untilAborted(streamSource(stdin), signal, 'stdin', (s) =>
+        readAtMost(s, MAX_SYNC_FILE_BYTES),
+      ),
+    );
   }
+  let r;
+  try {
+    r = await readUserFile(file, { what: 'sync file', max: MAX_SYNC_FILE_BYTES, signal });
+  } catch (e) {
+    if (e instanceof UsageError) return { ok: false, problem: e.message };
+    throw e;
+  }
+  return 'tooLarge' in r ? { ok: false, problem: tooLarge(name, r.size) } : read(r.bytes);
 }
 
 export type SyncFileFormat = 'json' | 'yaml';
