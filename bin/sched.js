@@ -63,6 +63,16 @@ function firstRunFromClone(error) {
     process.stderr.write(`sched: ${join(root, 'dist')} is missing: reinstall sched\n`);
     process.exit(1);
   }
+  // A clone before `npm install` has no esbuild to build with: say what to run, in one line,
+  // rather than the build's ERR_MODULE_NOT_FOUND and its stack.
+  try {
+    require.resolve('esbuild', { paths: [root] });
+  } catch {
+    process.stderr.write(
+      `sched: this clone is not built yet: run \`npm install && npm run build\` in ${root}\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write('sched: first run from a git clone: building dist/ (npm run build)\n');
   const r = require('node:child_process').spawnSync(process.execPath, [build], {
     cwd: root,

@@ -13,11 +13,12 @@ import { ExitCode, Interrupted, isSchedError, messageOf, QuietExit, UsageError }
 import type { IO } from './io.js';
 import { withCsvBom } from './output/csv.js';
 import type { Prompter } from './prompt.js';
-import { didYouMean } from './text/suggest.js';
+import { didYouMean, nearest } from './text/suggest.js';
 import { asInvoked } from './names.js';
 import {
   checkOutputFormat,
   commanderOption,
+  definitionOf,
   flag,
   input,
   readInput,
@@ -117,14 +118,25 @@ function polishGroups(c: Command): void {
     group.allowExcessArguments(true);
     group.hook('preAction', (_hooked, action) => {
       if (action !== group || action.args.length === 0) return;
-      const word = action.args[0]!;
-      action.error(`error: unknown command '${word}'${didYouMean(word, visibleNames(group))}`, {
-        code: 'commander.unknownCommand',
-        exitCode: ExitCode.usage,
-      });
+      unknownCommand(group, action.args[0]!);
     });
     polishGroups(group);
   }
+}
+
+/** A word that names none of a group's commands: what the group has, and the nearest. */
+function unknownCommand(group: Command, word: string): never {
+  const names = visibleNames(group);
+  group.error(
+    `error: unknown command '${word}'; \`${commandPath(group)}\` has: ${names.join(', ')}${didYouMean(word, names)}`,
+    { code: 'commander.unknownCommand', exitCode: ExitCode.usage },
+  );
+}
+
+/** A usage error ends with the help command of the command it is about, as typed. */
+function pointToHelp(c: Command): void {
+  c.showHelpAfterError(`(run \`${commandPath(c)} --help\` for usage)`);
+  c.commands.forEach(pointToHelp);
 }
 
 /** Raw values given on the command line, per command and option (see watchRepeats). */
@@ -222,7 +234,6 @@ export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Comma
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
     .helpCommand(false)
     // Every command's help lists the global options it inherits (gh's INHERITED FLAGS):
     // `--json` or `--profile` is not missing just because the command did not declare it.
@@ -231,6 +242,7 @@ export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Comma
 
   for (const def of only ? [only] : COMMANDS) register(program, def, act);
   polishGroups(program);
+  pointToHelp(program);
   watchRepeats(program);
 
   program
@@ -365,6 +377,57 @@ function refuseKeyFlag(program: Command, argv: readonly string[]): void {
   );
 }
 
+/**
+ * A mistyped command word, said with what the group has. An option the command reached does
+ * not have, said before commander parses (which would
+ * first report a missing required option: `sig verify --sig X` is not "--signature missing"),
+ * when one of its options is plainly meant: `-count` for `--count`, a prefix of exactly one
+ * (`--sig` for `--signature`), or a near spelling. Anything else is left to commander.
+ */
+function catchMistypes(program: Command, argv: readonly string[]): void {
+  let cmd = program;
+  const chain = () => {
+    const opts: Option[] = [];
+    for (let c: Command | null = cmd; c; c = c.parent) opts.push(...c.options);
+    return opts;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return;
+    if (!a.startsWith('-') || a === '-') {
+      const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+      // A group that does not run on its own takes only its commands (commander's own
+      // "unknown command" would not say what the group has).
+      if (!next && cmd.commands.length > 0 && !definitionOf(cmd)?.load && a !== 'help') {
+        unknownCommand(cmd, a);
+      }
+      cmd = next ?? cmd;
+      continue;
+    }
+    const flag = a.split('=')[0]!;
+    const opts = chain();
+    const known = opts.find((o) => o.long === flag || o.short === flag);
+    if (known) {
+      if ((known.required || known.optional) && !a.includes('=')) i++;
+      continue;
+    }
+    if (['-h', '--help', '-V', '--version', KEY_FLAG].includes(flag)) continue;
+    const longs = opts.flatMap((o) => (o.long && !o.hidden ? [o.long] : []));
+    let meant: string | undefined;
+    if (/^-[a-z][a-z0-9-]+$/i.test(flag) && longs.includes(`-${flag}`)) meant = `-${flag}`;
+    else if (flag.startsWith('--')) {
+      const prefixed = longs.filter((l) => l.startsWith(flag));
+      meant = prefixed.length === 1 ? prefixed[0] : nearest(flag, longs);
+    }
+    if (meant) {
+      cmd.error(`error: unknown option '${flag}'\n(Did you mean ${meant}?)`, {
+        code: 'commander.unknownOption',
+        exitCode: ExitCode.usage,
+      });
+    }
+  }
+}
+
 /** Runs one invocation and returns the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   const signal = deps.signal ?? new AbortController().signal;
@@ -431,6 +494,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
 
   try {
     refuseKeyFlag(program, argv);
+    catchMistypes(program, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -147,7 +147,7 @@ describe('usage errors', () => {
 
   it('names a missing argument', async () => {
     expect(await usageError(['events', 'sample'])).toMatch(
-      /^error: missing required argument 'event'\n\(run with --help for usage\)\n$/,
+      /^error: missing required argument 'event'\n\(run `sched events sample --help` for usage\)\n$/,
     );
     expect(await usageError(['sandbox', 'cancel'])).toMatch(
       /missing required argument 'meeting-uuid'/,
@@ -172,12 +172,12 @@ describe('usage errors', () => {
 
   it('suggests the nearest command for a mistyped one, at every level', async () => {
     expect(await usageError(['webhook'])).toMatch(
-      /^error: unknown command 'webhook'\n\(Did you mean webhooks\?\)/,
+      /^error: unknown command 'webhook'; `sched` has: auth, .*\n\(Did you mean webhooks\?\)/,
     );
     expect(await usageError(['sig', 'verfy'])).toMatch(/\(Did you mean verify\?\)/);
     // sandbox runs on its own too: a stray word is still a mistyped subcommand.
     expect(await usageError(['sandbox', 'boook'])).toMatch(
-      /^error: unknown command 'boook'\n\(Did you mean book\?\)/,
+      /^error: unknown command 'boook'; `sched sandbox` has: book, .*\n\(Did you mean book\?\)/,
     );
     expect(await usageError(['help', 'webhoks'])).toMatch(
       /no command or help topic "webhoks".*\n\(Did you mean webhooks\?\)/,

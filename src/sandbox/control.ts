@@ -26,7 +26,7 @@ export function addFaults(core: SandboxCore, body: unknown) {
   try {
     return core.faults.add(body);
   } catch (e) {
-    if (e instanceof FaultSpecError) throw validationError({ [e.field]: [e.message] });
+    if (e instanceof FaultSpecError) throw validationError({ [e.field]: [e.reason] });
     throw e;
   }
 }

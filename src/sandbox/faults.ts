@@ -53,9 +53,10 @@ export type Fault = ApiFault | DeliveryFault;
 export class FaultSpecError extends Error {
   constructor(
     readonly field: string,
-    message: string,
+    /** What is wrong, without the field: an error map (`{[field]: [reason]}`) names it once. */
+    readonly reason: string,
   ) {
-    super(`${field}: ${message}`);
+    super(`${field}: ${reason}`);
   }
 }
 

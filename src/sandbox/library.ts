@@ -204,7 +204,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     } catch (e) {
       if (e instanceof FaultSpecError) {
         throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
-          [e.field]: [e.message],
+          [e.field]: [e.reason],
         });
       }
       throw e;
@@ -318,7 +318,7 @@ function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
   } catch (e) {
     if (e instanceof FaultSpecError) {
       throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
-        [e.field]: [e.message],
+        [e.field]: [e.reason],
       });
     }
     throw e;

@@ -32,12 +32,16 @@ describe('sched completion <shell>', () => {
     expect(r.stdout === committed.toString(), 'run `node scripts/gen-completions.mjs`').toBe(true);
   });
 
-  it.each(['bash', 'zsh'])('the %s script completes both names', async (shell) => {
-    const r = await runSched(['completion', shell]);
-    expect(r.stdout).toMatch(
-      shell === 'bash' ? /^complete -F _sched sched schedcli$/m : /^#compdef sched schedcli$/m,
-    );
-  });
+  it.each(['bash', 'zsh'])(
+    'the %s script completes both names, whichever prints it',
+    async (shell) => {
+      const r = await runSched(['completion', shell]);
+      expect(r.stdout).toMatch(
+        shell === 'bash' ? /^complete -F _sched sched schedcli$/m : /^#compdef sched schedcli$/m,
+      );
+      expect((await runSched(['completion', shell], { name: 'schedcli' })).stdout).toBe(r.stdout);
+    },
+  );
 
   it('rejects an unknown shell with exit 2 naming the three it supports', async () => {
     const r = await runSched(['completion', 'tcsh']);

@@ -1,7 +1,7 @@
 // Drives the generated completion scripts in real bash, zsh and fish, the way each shell
 // calls them on TAB, and returns the candidates it would offer.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,8 @@ export async function createWorkspace(): Promise<ShellWorkspace> {
   const wrapper = join(binDir, 'sched');
   writeFileSync(wrapper, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
   chmodSync(wrapper, 0o755);
+  // The second name (src/names.ts): a link, so the program sees the name it was run as.
+  symlinkSync(BIN, join(binDir, 'schedcli'));
   const scripts = {} as Record<ShellName, string>;
   for (const [shell, file] of [
     ['bash', 'sched.bash'],

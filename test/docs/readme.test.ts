@@ -185,24 +185,8 @@ describe('the README and the guides', () => {
     }
   });
 
-  it('the completion install lines work in a fresh home (the directories may not exist yet)', async () => {
-    // Each line as shown (README's Install, docs/configuration.md), zsh's aside: its directory is $fpath's.
-    const lines = pages
-      .flatMap((p) => p.md.split('\n'))
-      .filter((l) => /sched completion (bash|fish) >/.test(l))
-      .map((l) => l.replace(/\s+#.*$/, ''));
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) {
-      const r = await runShell(line);
-      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(0);
-      const target = /> (\S+)$/.exec(line)![1]!.replace('~', dir!);
-      expect(await readFile(target, 'utf8')).toMatch(/sched/);
-      await rm(join(dir!, '.local'), { recursive: true, force: true });
-      await rm(join(dir!, '.config'), { recursive: true, force: true });
-      await sandbox?.close();
-      sandbox = undefined;
-    }
-  });
+  // The completion set-up lines: test/completion/setup.test.ts runs each in a fresh HOME and
+  // presses TAB in a real shell that reads it.
 });
 
 for (const { page, md } of pages) {

@@ -205,7 +205,7 @@ describe('delivery faults and resend (the library)', () => {
     } catch (e) {
       expect((e as SandboxError).code).toBe('invalid_input');
       expect((e as SandboxError).details).toEqual({
-        'api[0].ms': ['api[0].ms: must be a whole number from 1 to 600000'],
+        'api[0].ms': ['must be a whole number from 1 to 600000'],
       });
     }
   });

@@ -1,14 +1,26 @@
 import { command } from '../define.js';
 import { printInput, completeInput } from './inputs.js';
 
+/** How each shell loads the completion in every new shell, written only under ~. */
+export const SETUP_LINES = {
+  bash: `echo 'eval "$(sched completion bash)"' >> ~/.bashrc`,
+  zsh: `mkdir -p ~/.zfunc && schedcli completion zsh > ~/.zfunc/_sched && echo 'fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit' >> ~/.zshrc`,
+  fish: 'mkdir -p ~/.config/fish/completions && sched completion fish > ~/.config/fish/completions/sched.fish',
+} as const;
+
 export const completion = command({
   name: 'completion',
   description: 'Print the shell completion script for bash, zsh or fish',
   input: printInput,
+  // The set-up lines README gives too: each writes only under ~ (no root) and needs nothing
+  // beyond the shell (bash without the bash-completion package). SETUP_LINES is their one home.
   examples: [
-    'mkdir -p ~/.local/share/bash-completion/completions && sched completion bash > ~/.local/share/bash-completion/completions/sched',
-    'mkdir -p ~/.zfunc && sched completion zsh > ~/.zfunc/_sched   # with fpath=(~/.zfunc $fpath) in ~/.zshrc',
-    'mkdir -p ~/.config/fish/completions && sched completion fish > ~/.config/fish/completions/sched.fish',
+    `# bash: in every new shell (no bash-completion package needed)`,
+    SETUP_LINES.bash,
+    `# zsh: a folder of your own on $fpath, before compinit (schedcli: zsh's builtin is sched)`,
+    SETUP_LINES.zsh,
+    `# fish (one file per name: \`schedcli completion fish\` writes schedcli.fish)`,
+    SETUP_LINES.fish,
   ],
   formats: ['table'],
   load: () => import('./print.js'),

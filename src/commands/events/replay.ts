@@ -3,6 +3,7 @@
 // ones a delivery is made of: content type, user agent, signature), so the app's signature check
 // passes as it did; or re-signed with --secret. The service has no resend API: a recording is
 // the only way to send a real delivery again. Every line is checked before anything is sent.
+import { plural } from '../../text/plural.js';
 import type { Context } from '../../context.js';
 import type { EventsReplayOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
@@ -246,7 +247,7 @@ async function replay(
   const mask = masker([secret]);
   const n = picked.length;
   ctx.io.err(
-    `replaying ${n} ${n === 1 ? 'delivery' : 'deliveries'} to ${target} ${secret ? 're-signed with --secret' : 'with their recorded signatures'}`,
+    `replaying ${plural(n, 'delivery', 'deliveries')} to ${target} ${secret ? 're-signed with --secret' : n === 1 ? 'with its recorded signature' : 'with their recorded signatures'}`,
   );
 
   let failed = 0;

@@ -85,6 +85,14 @@ describe('sched events replay', () => {
     expect(first.url).toBe('/hook');
   });
 
+  it('one delivery is said in the singular, with its recorded signature', async () => {
+    const a = delivery('meetingScheduled', 'u-1');
+    const file = await record([{ body: a, headers: { 'webhook-signature': sign(a) } }]);
+    const target = await app();
+    const r = await runSched(['events', 'replay', file, '--to', target.url]);
+    expect(r.stderr).toBe(`replaying 1 delivery to ${target.url} with its recorded signature\n`);
+  });
+
   it('--secret re-signs each body; --uuid and --last choose which', async () => {
     const bodies = ['u-1', 'u-2', 'u-3'].map((u) => delivery('meetingCancelled', u));
     const file = await record(
