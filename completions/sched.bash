@@ -75,11 +75,11 @@ __sched_flags() {
     'link') REPLY='--help' ;;
     'link create') REPLY='--count --concurrency --yes --help' ;;
     'webhooks') REPLY='--help' ;;
-    'webhooks add') REPLY='--url --event --secret --secret-stdin --no-secret --if-absent --help' ;;
+    'webhooks add') REPLY='--url --event --secret --secret-stdin --no-secret --secret-out --print-secret --if-absent --help' ;;
     'webhooks ls') REPLY='--page --limit --all --help' ;;
     'webhooks rm') REPLY='--url --all --yes --help' ;;
     'webhooks sync') REPLY='--file --prune --prune-all --dry-run --yes --help' ;;
-    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --help' ;;
+    'webhooks listen') REPLY='--port --host --secret --forward-to --register --event --forward-unverified --count --max-time --record --record-unverified --help' ;;
     'events') REPLY='--help' ;;
     'events sample') REPLY='--override --override-new --help' ;;
     'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
@@ -97,7 +97,7 @@ __sched_flags() {
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
   esac
-  REPLY="$REPLY --profile --base-url --json --output --no-color --no-input --timeout --verbose --quiet"
+  REPLY="$REPLY --profile --base-url --json --output --no-color --no-input --timeout --verbose --quiet --csv-bom"
 }
 
 # $1 = command path, $2 = flag: when the flag takes a value, sets REPLY to where values come
@@ -120,6 +120,7 @@ __sched_option_value() {
         --url) REPLY='n'; return 0 ;;
         --event) REPLY='w:meetingScheduled meetingCancelled meetingRescheduled'; return 0 ;;
         --secret) REPLY='n'; return 0 ;;
+        --secret-out) REPLY='n'; return 0 ;;
       esac ;;
     'webhooks ls')
       case "$2" in
@@ -346,4 +347,4 @@ _sched() {
   return 0
 }
 
-complete -F _sched sched
+complete -F _sched sched schedcli

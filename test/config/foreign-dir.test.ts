@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCHED_COMMAND } from '../helpers/run.js';
+import { runsElsewhere, unavailable } from '../helpers/skip.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
 const POSIX = process.platform !== 'win32';
@@ -63,7 +64,10 @@ async function asOtherUser(argv: string[], env: Record<string, string>) {
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-describe.skipIf(!POSIX || (IS_ROOT && !CAN_DROP))('a config directory of another user', () => {
+describe.skipIf(
+  runsElsewhere(!POSIX && 'config directory ownership is POSIX') ||
+    unavailable(IS_ROOT && !CAN_DROP && `${SETPRIV} is missing: as root, no other user to run as`),
+)('a config directory of another user', () => {
   it('the process really runs as someone who does not own it', async () => {
     const r = await asOtherUser(['--version'], {});
     expect(r.code, r.stderr).toBe(0);
