@@ -74,7 +74,7 @@ describe.skipIf(!IS_ROOT)('config owned by another user (as root, by chown)', ()
     expectRefused(
       await list(),
       `the config file ${file} belongs to another user (uid ${OTHER_UID}); sched will not send your key to a profile someone else wrote`,
-      new RegExp(`hint: if you did not create it, delete it \\(rm "${esc(file)}"\\)`),
+      new RegExp(`hint: if you did not create it, delete it \\(rm ${esc(file)}\\)`),
     );
   });
 
@@ -84,9 +84,7 @@ describe.skipIf(!IS_ROOT)('config owned by another user (as root, by chown)', ()
     expectRefused(
       await list(),
       `the config directory ${dir} belongs to another user (uid ${OTHER_UID}); sched will not use a profile someone else can change`,
-      new RegExp(
-        `hint: point SCHED_CONFIG_DIR at a directory of your own.*chmod 700 "${esc(dir)}"`,
-      ),
+      new RegExp(`hint: point SCHED_CONFIG_DIR at a directory of your own.*chmod 700 ${esc(dir)}`),
     );
   });
 
@@ -110,9 +108,7 @@ describe.skipIf(!POSIX)('config writable by others', () => {
     expectRefused(
       await list(),
       `the config file ${file} is writable by others (mode 0602); anyone could have changed its profiles`,
-      new RegExp(
-        `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 "${esc(file)}"`,
-      ),
+      new RegExp(`hint: check its base URLs \\(sched profiles ls\\), then chmod 600 ${esc(file)}`),
     );
   });
 
@@ -122,7 +118,7 @@ describe.skipIf(!POSIX)('config writable by others', () => {
     expectRefused(
       await list(),
       `the config directory ${dir} is writable by others (mode 0777); anyone could replace its config.json`,
-      new RegExp(`hint: chmod 700 "${esc(dir)}" \\(and check config.json inside\\)`),
+      new RegExp(`hint: chmod 700 ${esc(dir)} \\(and check config.json inside\\)`),
     );
   });
 
