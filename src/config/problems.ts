@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { Failure } from '../errors.js';
 import { jsonErrorPlace } from '../text/json-error.js';
-import { quote } from '../text/quote.js';
+import { quote, shellCommand } from '../text/quote.js';
 import { describeFsError } from './files.js';
 
 /** Checks what we read; returns the problem, or undefined when the content is usable. */
@@ -36,7 +36,7 @@ export function unreadable(file: string, e: unknown, hint: string): Failure {
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'EACCES' || err?.code === 'EPERM') {
     return new Failure(`cannot read the config file ${file}: permission denied`, {
-      hint: `check its owner and mode (chmod 600 "${file}")`,
+      hint: `check its owner and mode (${shellCommand`chmod 600 ${file}`})`,
     });
   }
   const why = err?.name === 'SyntaxError' ? notJson(file) : describeFsError(e);

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
 import { schedDir } from '../platform-dirs.js';
-import { quote } from '../text/quote.js';
+import { quote, shellCommand } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../defaults.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
 import { checkConfigTrust, checkConfigWritable } from './trust.js';
@@ -103,7 +103,7 @@ export async function openConfig(
   const warn = opts.warn ?? (() => {});
   const dir = configDir(env);
   const file = path.join(dir, 'config.json');
-  const fixHint = `fix it by hand, or move it away (mv "${file}" "${file}.bak") and run \`sched auth login\` again`;
+  const fixHint = `fix it by hand, or move it away (${shellCommand`mv ${file} ${`${file}.bak`}`}) and run \`sched auth login\` again`;
 
   let dirReady = true;
   try {

@@ -3,7 +3,7 @@
 // hint when a key is rejected (naming the key's actual source), and the error for a profile
 // that does not exist. Pure wording, no I/O: the context decides when to say it.
 import { UsageError } from '../errors.js';
-import { quote } from '../text/quote.js';
+import { quote, shellCommand } from '../text/quote.js';
 import { didYouMeanInline } from '../text/suggest.js';
 
 export type BaseUrlSource = 'flag' | 'env' | 'profile' | 'default';
@@ -71,7 +71,9 @@ export function baseUrlSourceText(s: Sources): string {
 }
 
 function loginCommand(profile: string): string {
-  return profile === 'default' ? '`sched auth login`' : `\`sched auth login --profile ${profile}\``;
+  return profile === 'default'
+    ? '`sched auth login`'
+    : `\`${shellCommand`sched auth login --profile ${profile}`}\``;
 }
 
 /** The hint of a rejected key (401/403): what to change, where the key actually came from. */

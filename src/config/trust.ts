@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { Failure, UsageError } from '../errors.js';
 import { distrust, octal } from './ownership.js';
+import { shellCommand } from '../text/quote.js';
 
 function lstat(p: string): fs.Stats | undefined {
   try {
@@ -40,7 +41,7 @@ export function checkConfigTrust(dir: string, file: string): void {
     throw new UsageError(
       `the config directory ${dir} is writable by others (mode ${octal(d.mode)}); anyone could replace its config.json`,
       {
-        hint: `chmod 700 "${dir}" (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
+        hint: `${shellCommand`chmod 700 ${dir}`} (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
       },
     );
   }
@@ -49,7 +50,7 @@ export function checkConfigTrust(dir: string, file: string): void {
     throw new UsageError(
       `the config file ${file} belongs to another user (uid ${f.uid}); sched will not send your key to a profile someone else wrote`,
       {
-        hint: `if you did not create it, delete it (rm "${file}") and run \`sched auth login\`; else chown "$(id -un)" "${file}"`,
+        hint: `if you did not create it, delete it (${shellCommand`rm ${file}`}) and run \`sched auth login\`; else ${shellCommand`chown "$(id -un)" ${file}`}`,
       },
     );
   }
@@ -57,7 +58,7 @@ export function checkConfigTrust(dir: string, file: string): void {
     throw new UsageError(
       `the config file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its profiles`,
       {
-        hint: `check its base URLs (sched profiles ls), then chmod 600 "${file}"`,
+        hint: `check its base URLs (sched profiles ls), then ${shellCommand`chmod 600 ${file}`}`,
       },
     );
   }

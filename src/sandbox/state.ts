@@ -10,6 +10,7 @@ import { openUserFile, type OpenedFile } from '../user-file.js';
 import { readAtMost } from '../read-bytes.js';
 import { fileProblem } from '../text/file-problem.js';
 import { jsonErrorPlace } from '../text/json-error.js';
+import { shellCommand } from '../text/quote.js';
 import type { MeetingTypeRecord } from './seed.js';
 
 export interface LinkRecord {
@@ -183,7 +184,7 @@ function checkStateDirTrust(file: string): void {
       d.why === 'owner'
         ? `the directory of the state file, ${dir}, belongs to another user (uid ${d.uid}); the sandbox will not use state someone else can change`
         : `the directory of the state file, ${dir}, is writable by others (mode ${octal(d.mode)}); anyone could replace the state file in it`,
-      `keep the state file in a directory of your own (chmod 700 "${dir}")`,
+      `keep the state file in a directory of your own (${shellCommand`chmod 700 ${dir}`})`,
     );
   }
 }
@@ -202,7 +203,7 @@ function checkStateFileTrust(file: string, st: Stats): void {
       f.why === 'owner'
         ? `the state file ${file} belongs to another user (uid ${f.uid}); the sandbox will not use state someone else wrote`
         : `the state file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its webhooks and secrets`,
-      `check its webhooks, then chmod 600 "${file}"; or choose another --state file`,
+      `check its webhooks, then ${shellCommand`chmod 600 ${file}`}; or choose another --state file`,
     );
   }
 }

@@ -35,12 +35,12 @@ describe('unreadable', () => {
     [
       fsError('EACCES', 'EACCES: permission denied'),
       `cannot read the config file ${F}: permission denied`,
-      `check its owner and mode (chmod 600 "${F}")`,
+      `check its owner and mode (chmod 600 ${F})`,
     ],
     [
       fsError('EPERM', 'EPERM: operation not permitted'),
       `cannot read the config file ${F}: permission denied`,
-      `check its owner and mode (chmod 600 "${F}")`,
+      `check its owner and mode (chmod 600 ${F})`,
     ],
     [
       fsError('EIO', 'EIO: i/o error, read'),

@@ -92,7 +92,7 @@ describe('config store', () => {
     expect(e).toBeInstanceOf(Failure);
     const err = e as SchedError;
     expect(err.message).toContain(`cannot read the config file ${file}: it is not valid JSON`);
-    expect(err.hint).toContain(`mv "${file}" "${file}.bak"`);
+    expect(err.hint).toContain(`mv ${file} ${file}.bak`);
     expect(err.exitCode).toBe(1);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"apiKey": "k1"');
   });

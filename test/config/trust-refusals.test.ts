@@ -77,7 +77,7 @@ describe.skipIf(
     expectRefused(
       await list(),
       `the config file ${file} belongs to another user (uid ${OTHER_UID}); sched will not send your key to a profile someone else wrote`,
-      new RegExp(`hint: if you did not create it, delete it \\(rm "${esc(file)}"\\)`),
+      new RegExp(`hint: if you did not create it, delete it \\(rm ${esc(file)}\\)`),
     );
   });
 
@@ -118,7 +118,7 @@ describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
         await list(),
         `the config file ${file} is writable by others (mode 0602); anyone could have changed its profiles`,
         new RegExp(
-          `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 "${esc(file)}"`,
+          `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 ${esc(file)}`,
         ),
       );
     });
@@ -129,7 +129,7 @@ describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
       expectRefused(
         await list(),
         `the config directory ${dir} is writable by others (mode 0777); anyone could replace its config.json`,
-        new RegExp(`hint: chmod 700 "${esc(dir)}" \\(and check config.json inside\\)`),
+        new RegExp(`hint: chmod 700 ${esc(dir)} \\(and check config.json inside\\)`),
       );
     });
 

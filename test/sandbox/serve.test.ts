@@ -133,7 +133,7 @@ describe('sched sandbox --state: the config trust rule', () => {
     expect(io.stderrText()).toContain(
       `the state file ${file} is writable by others (mode 0666); anyone could have changed its webhooks and secrets`,
     );
-    expect(io.stderrText()).toContain(`chmod 600 "${file}"`);
+    expect(io.stderrText()).toContain(`chmod 600 ${file}`);
   });
 });
 

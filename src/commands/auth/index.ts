@@ -1,6 +1,7 @@
 import { DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
 import { loginInput } from './inputs.js';
+import { shellCommand } from '../../text/quote.js';
 
 export const auth = command({
   name: 'auth',
@@ -13,7 +14,8 @@ export const auth = command({
       examples: [
         'sched auth login',
         '# CI, the key from a secret: printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
-        `printf %s sandbox_test_key | sched auth login --with-key --profile sandbox --base-url ${DEFAULT_SANDBOX_BASE_URL}`,
+        'printf %s sandbox_test_key | ' +
+          shellCommand`sched auth login --with-key --profile sandbox --base-url ${DEFAULT_SANDBOX_BASE_URL}`,
       ],
       formats: TEXT_OR_JSON,
       load: () => import('./login.js'),

@@ -10,7 +10,7 @@ import type { Sandbox, SandboxLogEvent } from '../../sandbox/library.js';
 import type { FaultsSpec } from '../../sandbox/faults.js';
 import { readUserFile } from '../../user-file.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
-import { quote, quoteUrl } from '../../text/quote.js';
+import { quote, quoteUrl, shellCommand } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
 import { renderJsonLine, renderLines, renderText } from '../../output/render.js';
 
@@ -156,7 +156,11 @@ API key:    ${sb.apiKey}
     }
   }
   if (!quiet) {
-    io.err(dim(`Try: SCHED_BASE_URL=${sb.baseUrl} SCHED_API_KEY=${sb.apiKey} sched types list`));
+    io.err(
+      dim(
+        `Try: ${shellCommand`SCHED_BASE_URL=${sb.baseUrl} SCHED_API_KEY=${sb.apiKey} sched types list`}`,
+      ),
+    );
     io.err(dim('Press Ctrl-C to stop.'));
   }
 

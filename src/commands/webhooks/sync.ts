@@ -47,7 +47,7 @@ import {
 } from '../../output/render.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
-import { shellWord } from '../../text/quote.js';
+import { shellCommand } from '../../text/quote.js';
 
 export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<void> {
   const { io } = ctx;
@@ -309,7 +309,8 @@ function stoppedError(
   const uncertain =
     stopped.failed !== undefined && (cause instanceof NetworkError || cause instanceof Interrupted);
   const details = stoppedDetails(stopped, uncertain).map(redact);
-  const rerun = `sched webhooks sync --file ${shellWord(flags.file)}${flags.prune ? ' --prune' : ''}`;
+  const rerun =
+    shellCommand`sched webhooks sync --file ${flags.file}` + (flags.prune ? ' --prune' : '');
   const hint = `nothing is rolled back; run \`${rerun}\` again to finish (add --dry-run to see what is left)`;
 
   return partialStopError({
