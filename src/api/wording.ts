@@ -385,6 +385,31 @@ export function failureError(
   }
 }
 
+/**
+ * Why a webhook receiver gave no answer, in a few words (`events send`, `events replay`,
+ * `listen --forward-to` print it after "no answer:"). `proxied`: the request went through a proxy.
+ */
+export function receiverFailure(f: TransportFailure, timeoutMs: number, proxied = false): string {
+  switch (f.kind) {
+    case 'refused':
+      return proxied
+        ? 'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / NO_PROXY)'
+        : 'connection refused (is the receiver running?)';
+    case 'reset':
+      return 'the connection was reset before an answer';
+    case 'dns':
+    case 'dns-temporary':
+      return `the host name does not resolve (${f.code})`;
+    case 'timeout':
+    case 'connect-timeout':
+      return `no answer within ${seconds(timeoutMs)}`;
+    case 'unreachable':
+      return f.detail;
+    default:
+      return f.code === 'ERROR' ? f.detail : `${f.detail} (${f.code})`;
+  }
+}
+
 /** Why a redirect is not followed. */
 export type RedirectRefusal = 'post' | 'elsewhere' | 'too-many' | 'invalid' | 'not-http';
 

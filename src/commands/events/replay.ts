@@ -84,6 +84,7 @@ export async function run(ctx: Context, flags: EventsReplayOptions): Promise<voi
       headers,
       timeoutMs: ctx.globals.timeoutMs,
       signal: ctx.signal,
+      env: ctx.env,
     });
     if (!r.ok && r.kind === 'aborted') {
       throw new Interrupted(`interrupted while replaying line ${line}`, {
