@@ -141,6 +141,40 @@ export function fieldErrors(value: unknown, mask: Mask = same): string[] {
   return out;
 }
 
+const OWN_WORDS = [400, 401, 403, 404, 422, 429, 500, 502, 503, 504];
+
+/**
+ * An error answer that is a web page where the API answers JSON: another HTTP server at the
+ * base URL (a web server's 405, a dev server's 501). Not counted: 400/401/403/404/422/429,
+ * which have words of their own, and 500/502/503/504, which a gateway or the service's own
+ * stack in front of the real API may answer in HTML during an outage (retried where safe).
+ */
+export function notTheApi(ans: Pick<Answer, 'status' | 'headers' | 'body'>): boolean {
+  const { status } = ans;
+  if (status < 400 || OWN_WORDS.includes(status)) return false;
+  const type = ans.headers['content-type'] ?? '';
+  if (/json/i.test(type)) return false;
+  const start = ans.body.subarray(0, 512).toString('utf8');
+  return /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(start);
+}
+
+/** On a terminal, when an attempt has had no answer for a while. */
+export function waitingNote(
+  req: WordedRequest,
+  base: URL,
+  waitedMs: number,
+  timeoutMs: number,
+  thenRetry: boolean,
+): string {
+  const then = thenRetry ? ', then tries once more' : '';
+  return `waiting for ${shortHost(base.host)} to answer ${req.method} ${req.path}: nothing for ${seconds(waitedMs)}; gives up after ${seconds(timeoutMs)} (--timeout)${then}`;
+}
+
+/** On a terminal, when a request that got no answer in time is sent again. */
+export function retryNote(url: URL, timeoutMs: number, delayMs: number, attempt: number): string {
+  return `no answer from ${shortHost(url.host)} within ${seconds(timeoutMs)}; trying again in ${seconds(delayMs)} (attempt ${attempt})`;
+}
+
 function describeType(headers: Record<string, string>): string {
   return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
 }
@@ -157,6 +191,21 @@ function failed(req: WordedRequest, url: URL): FailedRequest {
 /** `GET https://host/api/webhooks?page=2`: what was requested, in full, as a message names it. */
 function target(req: WordedRequest, url: URL): string {
   return `${req.method} ${showUrl(url)}`;
+}
+
+const API_URL_HINT =
+  'check the base URL (--base-url, SCHED_BASE_URL or the profile): it should point at the API (e.g. https://secure.simplymeet.me/api)';
+
+/** Why a path may not be found: the base URL misses /api, or the path repeats it. */
+function notFoundHint(url: URL, baseUrl: string | undefined): string | undefined {
+  if (baseUrl === undefined) return undefined;
+  if (missesApiPath(baseUrl)) {
+    return `the base URL ${showUrl(new URL(baseUrl))} does not end in /api, where the API usually is (e.g. https://secure.simplymeet.me/api): check --base-url, SCHED_BASE_URL or the profile`;
+  }
+  if (/\/api\/api(\/|$)/.test(url.pathname)) {
+    return `the base URL ${showUrl(new URL(baseUrl))} already ends in /api: leave /api out of the path (e.g. sched api /webhooks, not /api/webhooks)`;
+  }
+  return undefined;
 }
 
 /** The base URL does not end in /api, where the API's paths usually start. */
@@ -220,11 +269,19 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
     });
   }
   if (status === 404) {
-    const hint =
-      c.baseUrl !== undefined && missesApiPath(c.baseUrl)
-        ? `the base URL ${showUrl(new URL(c.baseUrl))} does not end in /api, where the API usually is (e.g. https://secure.simplymeet.me/api): check --base-url, SCHED_BASE_URL or the profile`
-        : undefined;
-    return new NotFoundError(joinClauses(`not found (404): ${where}${said}`), { ...fields, hint });
+    return new NotFoundError(joinClauses(`not found (404): ${where}${said}`), {
+      ...fields,
+      hint: notFoundHint(ans.url, c.baseUrl),
+    });
+  }
+  if (notTheApi(ans)) {
+    const server = c.baseUrl !== undefined ? showUrl(new URL(c.baseUrl)) : ans.url.origin;
+    return new ApiError(
+      joinClauses(
+        `the server at ${server} does not look like the scheduling API: ${where} was answered ${status} ${reason} with a web page${said}`,
+      ),
+      { ...fields, code: 'bad_response', hint: API_URL_HINT },
+    );
   }
   if (status === 400 || status === 422) {
     const parsed = tryJson(ans.body);
@@ -280,6 +337,18 @@ export interface FailureContext {
   proxied: boolean;
   /** Masks the key, the request's secrets and proxy credentials in error details. */
   mask?: Mask;
+}
+
+/**
+ * Nothing listens on a loopback address. The sandbox listens on 127.0.0.1 (IPv4) unless
+ * started with --host, so an IPv6 loopback URL is worth a word.
+ */
+function sandboxHint(url: URL): string {
+  const start = 'is the sandbox running? start it with `sched sandbox`';
+  if (url.hostname !== '[::1]') return start;
+  const v4 = new URL(url.href);
+  v4.hostname = '127.0.0.1';
+  return `${start}; it listens on 127.0.0.1 (IPv4) unless started with --host ::1, so try --base-url ${v4.origin}/api`;
 }
 
 /** An attempt that got no usable answer, not retried. */
@@ -339,7 +408,7 @@ export function failureError(
       return net(
         `cannot connect to ${host}${proxy ? ' (through the proxy)' : ''}: connection refused${after}`,
         sandbox
-          ? 'is the sandbox running? start it with `sched sandbox`'
+          ? sandboxHint(url)
           : proxy
             ? 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL'
             : NETWORK_HINT,
