@@ -15,6 +15,8 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/api/retry.ts',
+    'src/api/exchange.ts',
+    'src/domain/webhooks/http.ts',
     'src/errors.ts',
     'src/api/wording.ts',
     'src/api/paginate.ts',

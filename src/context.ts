@@ -6,6 +6,7 @@ import type { ConfigStore, Profile } from './config/profiles.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, SchedError, UsageError } from './errors.js';
 import { quote, quoteUrl } from './text/quote.js';
+import { proxyCredentials } from './mask.js';
 import {
   checkProfileKnown,
   overrideNotes,
@@ -138,6 +139,12 @@ export function createContext(deps: ContextDeps): Context {
   // need the API, whenever the client was first created.
   const clients: ApiClient[] = [];
 
+  // The secrets the context knows reach the output gate here, each once: proxy passwords now,
+  // a key when it is resolved (credentials(), or the key apiFor() is given). A client tells
+  // the gate only of the secret headers a request adds (`sched api -H`).
+  io.addSecrets(proxyCredentials(env));
+  const useKey = (apiKey: string | undefined) => io.addSecrets([apiKey?.trim()]);
+
   const userAgent = `sched/${deps.version}`;
   const makeClient = async (
     baseUrl: string,
@@ -145,7 +152,6 @@ export function createContext(deps: ContextDeps): Context {
     extra: Pick<ApiClientOptions, 'authHint' | 'onWrite'> = {},
   ): Promise<ApiClient> => {
     const { createApiClient } = await import('./api/client.js');
-    io.addSecrets([apiKey]);
     const client = createApiClient({
       ...extra,
       baseUrl,
@@ -154,6 +160,8 @@ export function createContext(deps: ContextDeps): Context {
       timeoutMs: globals.timeoutMs,
       userAgent,
       log: globals.verbose ? (line) => io.err(line) : undefined,
+      // A person at a terminal is told when an answer is slow and when it is tried again.
+      notify: io.stderrIsTTY && !globals.quiet ? (line) => io.err(line) : undefined,
       env,
     });
     clients.push(client);
@@ -238,7 +246,7 @@ export function createContext(deps: ContextDeps): Context {
         const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
         const apiKey = envKey ?? profile?.apiKey;
         // From here on the gate masks the key in all output (auth status shows its last 4).
-        io.addSecrets([apiKey]);
+        useKey(apiKey);
         const creds: Credentials = {
           profile: globals.profile,
           profileSource: globals.profileSource,
@@ -270,6 +278,7 @@ export function createContext(deps: ContextDeps): Context {
       return apiP;
     },
     async apiFor(baseUrl, apiKey, opts = {}) {
+      useKey(apiKey);
       if (!opts.sayOverrides) return makeClient(baseUrl, apiKey);
       return makeClient(baseUrl, apiKey, { onWrite: sayOverrides(await ctx.credentials()) });
     },

@@ -1,7 +1,9 @@
-// The API client: one request is a series of attempts through the exchange (exchange.ts),
-// each outcome judged by the retry decision (retry.ts, where the policy is written down), and
-// a failure that is not retried turned into one typed error (wording.ts). Knows nothing about
-// terminals or output formats; --verbose lines go through opts.log, the key and secrets masked.
+// The API client: one request is a series of attempts, each sent through the exchange
+// (exchange.ts), judged by the retry decision (retry.ts, where the policy is written down),
+// then waited on or settled: an answer to return, or a typed error (wording.ts). The parsed
+// (request) and raw (requestRaw) forms of a settled answer are made at the edge, from one loop.
+// Knows nothing about terminals or output formats; --verbose lines go through opts.log, and
+// notes for a person at a terminal through opts.notify, the key and secrets masked.
 //
 // A DELETE answered 404 after an earlier attempt may have reached the server is a success:
 // the response has status 204 and `alreadyGone: true`.
@@ -11,26 +13,29 @@
 // Callers that did part of a bulk job catch it and re-throw an Interrupted whose details say
 // what was already done.
 import { UsageError } from '../errors.js';
-import { masker, proxyCredentials } from '../mask.js';
-import { createTransport, MAX_REDIRECTS, type ExchangeRequest } from './exchange.js';
-import { isSecretHeader } from './headers.js';
+import { masker, proxyCredentials, type Mask } from '../mask.js';
 import {
-  decideRetry,
-  parseRetryAfter,
-  RETRY,
-  type AttemptOutcome,
-  type HttpMethod,
-  type RetryPolicy,
-} from './retry.js';
+  createTransport,
+  MAX_REDIRECTS,
+  type ExchangeRequest,
+  type ExchangeResult,
+  type Transport,
+} from './exchange.js';
+import { isSecretHeader } from './headers.js';
+import { decideRetry, parseRetryAfter, RETRY, type HttpMethod, type RetryPolicy } from './retry.js';
 import { showUrl } from './url.js';
 import {
   failureError,
   interruptedError,
   notSentError,
+  notTheApi,
   parseBody,
   redirectError,
+  retryNote,
   seconds,
   statusError,
+  waitingNote,
+  type Answer,
 } from './wording.js';
 
 export { encodeQuery } from './url.js';
@@ -148,10 +153,17 @@ export interface ApiClientOptions {
   /** Told before a request that changes something (anything but GET) is first sent. */
   onWrite?: (req: { method: HttpMethod; path: string }) => void;
   /**
-   * Told of every secret the client sends (the key, proxy passwords, secret-looking headers),
-   * so the output gate masks them wherever they are echoed (src/io.ts).
+   * Told of the secret-looking header values a request carries (`sched api -H`), so the output
+   * gate masks them wherever they are echoed (src/io.ts). The key and proxy passwords are the
+   * caller's own: it gave them, and masks them itself (the context does, once).
    */
   onSecrets?: (secrets: string[]) => void;
+  /**
+   * For a person at a terminal (the context passes it when stderr is one): told when an
+   * answer is slow to come (that it is still waiting, and when it gives up and tries again)
+   * and when a request that got no answer in time is sent again.
+   */
+  notify?: (line: string) => void;
 }
 
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -175,19 +187,19 @@ export function checkApiKey(raw: string): string {
 }
 
 /** The bytes with each secret replaced (a body the server echoed a key or a header into). */
-function maskBytes(body: Buffer, mask: (s: string) => string): Buffer {
+function maskBytes(body: Buffer, mask: Mask): Buffer {
   const text = body.toString('latin1');
   const masked = mask(text);
   return masked === text ? body : Buffer.from(masked, 'latin1');
 }
 
-/** Waits, or rejects (with nothing to say) when the signal aborts first. */
+/** Waits; Ctrl-C (the signal) while waiting is an Interrupted. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(t);
-      reject(new Error('aborted'));
+      reject(interruptedError(signal?.reason));
     };
     const t = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -198,8 +210,227 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** What a client is made of, shared by every request it sends. */
+interface Core {
+  opts: ApiClientOptions;
+  policy: RetryPolicy;
+  maxBodyBytes: number;
+  transport: Transport;
+  /** The key and proxy passwords. */
+  secrets: string[];
+  /** Masks the key and proxy passwords. */
+  redact: Mask;
+  /** --verbose, the key and proxy passwords masked. */
+  log: (line: string) => void;
+  listeners: Set<(info: RateLimitInfo) => void>;
+}
+
+/** One request on its way: what the attempts so far have taught. */
+interface Run {
+  req: ApiRequest;
+  /** Masks the key, proxy passwords, the request's secrets and secret headers. */
+  mask: Mask;
+  attempt: number;
+  timeoutsRetried: number;
+  /** An earlier attempt may have reached the service (a DELETE then answered 404 is done). */
+  mayHaveReached: boolean;
+}
+
+/** How a request ended with an answer; every other end is thrown. */
+type Settled = { ans: Answer; attempts: number; mask: Mask } & (
+  | { kind: 'ok' }
+  /** A DELETE answered 404 after an earlier attempt may have deleted it. */
+  | { kind: 'gone' }
+  /** Not 2xx and not retried; `owned`: a 429 its owner sends again (not an answer to show). */
+  | { kind: 'error'; error: Error; owned: boolean }
+);
+
+type Verdict = { settled: Settled } | { waitMs: number };
+
+/** Before the first attempt: the write notice, the secret headers, the --verbose header lines. */
+function begin(core: Core, req: ApiRequest): Run {
+  if (req.method !== 'GET') core.opts.onWrite?.({ method: req.method, path: req.path });
+  const headers = Object.entries(req.headers ?? {});
+  const secretHeaders = headers.filter(([name]) => isSecretHeader(name)).map(([, v]) => v);
+  if (secretHeaders.length > 0) core.opts.onSecrets?.(secretHeaders);
+  // Most requests add no secret of their own: the client's masker then serves (building one
+  // per request was ~2% of the CPU of `link create --count 1000`).
+  const own = [...(req.sensitive ?? []), ...secretHeaders];
+  const mask = own.length === 0 ? core.redact : masker([...core.secrets, ...own]);
+  for (const [name, value] of headers) {
+    core.log(`${req.method} ${req.path}: header ${name}: ${isSecretHeader(name) ? '****' : value}`);
+  }
+  return { req, mask, attempt: 1, timeoutsRetried: 0, mayHaveReached: false };
+}
+
+/** The --verbose line of one attempt. */
+function logAttempt(core: Core, run: Run, url: URL, what: string, ms: number, nextMs?: number) {
+  const line = `${run.req.method} ${showUrl(url)} -> ${what} in ${ms} ms (attempt ${run.attempt}`;
+  core.log(run.mask(line) + (nextMs !== undefined ? `; retrying in ${seconds(nextMs)})` : ')'));
+}
+
+/** An attempt that got no answer: wait and retry, or the typed error. */
+function judgeFailure(core: Core, run: Run, r: Extract<ExchangeResult, { kind: 'failed' }>) {
+  const { req, attempt } = run;
+  const f = r.failure;
+  const d = decideRetry(
+    attempt,
+    req.method,
+    { kind: 'failed', failure: f.kind, notSent: f.notSent },
+    { policy: core.policy, timeoutsRetried: run.timeoutsRetried, random: Math.random },
+  );
+  logAttempt(core, run, r.url, f.code, r.ms, d.retry ? d.delayMs : undefined);
+  if (!d.retry) {
+    throw failureError(req, f, r.url, {
+      attempts: attempt,
+      timeoutMs: core.opts.timeoutMs,
+      maxBodyBytes: core.maxBodyBytes,
+      proxied: core.transport.proxiedFor(r.url),
+      mask: run.mask,
+    });
+  }
+  if (f.kind === 'timeout' || f.kind === 'connect-timeout') {
+    run.timeoutsRetried++;
+    core.opts.notify?.(retryNote(r.url, core.opts.timeoutMs, d.delayMs, attempt + 1));
+  }
+  if (!f.notSent) run.mayHaveReached = true;
+  return { waitMs: d.delayMs };
+}
+
+/** Tells the watchers and the owner of a 429; returns when the owner sends it again. */
+function rateLimited(core: Core, run: Run, retryAfterMs: number | undefined) {
+  const { req, attempt } = run;
+  const info: RateLimitInfo = { method: req.method, path: req.path, retryAfterMs, attempt };
+  req.onRateLimit?.(info);
+  for (const l of core.listeners) l(info);
+  return req.rateLimitOwner?.(info);
+}
+
+/** An answer: settled (2xx, a DELETE already gone, an error not retried), or wait and retry. */
+function judgeAnswer(core: Core, run: Run, ans: Answer, ms: number): Verdict {
+  const { req, attempt, mask } = run;
+  const { status } = ans;
+  const retryAfterMs =
+    status === 429 || status >= 500 ? parseRetryAfter(ans.headers['retry-after']) : undefined;
+  // An owned 429: when its owner sends it again.
+  const resendMs = status === 429 ? rateLimited(core, run, retryAfterMs) : undefined;
+  const d = decideRetry(
+    attempt,
+    req.method,
+    { kind: 'answered', status, retryAfterMs, notTheApi: notTheApi(ans) },
+    {
+      policy: core.policy,
+      timeoutsRetried: run.timeoutsRetried,
+      random: Math.random,
+      rateLimitOwned: !!req.rateLimitOwner,
+    },
+  );
+  logAttempt(core, run, ans.url, String(status), ms, d.retry ? d.delayMs : resendMs);
+  const settled = { ans, attempts: attempt, mask };
+  if (status >= 200 && status < 300) return { settled: { ...settled, kind: 'ok' } };
+  // An earlier attempt may have deleted it before its answer got lost: it is gone either way.
+  if (status === 404 && req.method === 'DELETE' && run.mayHaveReached) {
+    return { settled: { ...settled, kind: 'gone' } };
+  }
+  if (d.retry) {
+    if (status >= 500) run.mayHaveReached = true;
+    return { waitMs: d.delayMs };
+  }
+  const error = statusError(req, ans, {
+    attempts: attempt,
+    tooLongMs: d.tooLongMs,
+    mask,
+    now: Date.now(),
+    baseUrl: core.opts.baseUrl,
+    authHint: core.opts.authHint,
+  });
+  return { settled: { ...settled, kind: 'error', error, owned: resendMs !== undefined } };
+}
+
+/** What one attempt's outcome means for the request. */
+function judge(core: Core, run: Run, r: ExchangeResult): Verdict {
+  switch (r.kind) {
+    case 'aborted':
+      throw interruptedError(run.req.signal?.reason, { req: run.req, url: r.url });
+    case 'redirect-refused':
+      throw redirectError(run.req, r.why, r, MAX_REDIRECTS, run.mask);
+    case 'failed':
+      return judgeFailure(core, run, r);
+    case 'answer':
+      return judgeAnswer(core, run, r.answer, r.ms);
+  }
+}
+
+/** One attempt; on a terminal, a note when the answer is slow to come. */
+async function attempt(core: Core, run: Run): Promise<ExchangeResult> {
+  const { notify, timeoutMs } = core.opts;
+  const { req } = run;
+  if (!notify) return core.transport.exchange(req, run.attempt, core.log);
+  const noteMs = Math.min(WAITING_NOTE_MS, timeoutMs / 2);
+  // Would a timeout now be tried again? The retry decision says, as it will then.
+  const thenRetry = decideRetry(
+    run.attempt,
+    req.method,
+    { kind: 'failed', failure: 'timeout', notSent: false },
+    { policy: core.policy, timeoutsRetried: run.timeoutsRetried, random: () => 0 },
+  ).retry;
+  const url = new URL(core.opts.baseUrl);
+  const timer = setTimeout(
+    () => notify(waitingNote(req, url, noteMs, timeoutMs, thenRetry)),
+    noteMs,
+  );
+  try {
+    return await core.transport.exchange(req, run.attempt, core.log);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** After this long without an answer (or half of --timeout) a terminal is told it waits. */
+const WAITING_NOTE_MS = 5_000;
+
+/** Sends, judges, and waits or settles: the one loop of a request. */
+async function send(core: Core, req: ApiRequest): Promise<Settled> {
+  const run = begin(core, req);
+  for (;;) {
+    if (req.signal?.aborted) throw interruptedError(req.signal.reason);
+    const verdict = judge(core, run, await attempt(core, run));
+    if ('settled' in verdict) return verdict.settled;
+    await sleep(verdict.waitMs, req.signal);
+    run.attempt++;
+  }
+}
+
+/** A settled request as request() returns it: the body parsed, an error thrown. */
+function parsedResponse<T>(req: ApiRequest, s: Settled): ApiResponse<T> {
+  const { ans, attempts } = s;
+  if (s.kind === 'error') throw s.error;
+  if (s.kind === 'gone') {
+    return { status: 204, headers: ans.headers, body: undefined as T, alreadyGone: true, attempts };
+  }
+  const body = parseBody(req, ans, req.expectBody ?? req.method !== 'DELETE') as T;
+  return { status: ans.status, headers: ans.headers, body, attempts };
+}
+
+/** A settled request as requestRaw() returns it: the bytes, secrets masked, the error kept. */
+function rawResponse(req: ApiRequest, s: Settled, expectJson: boolean): RawResponse {
+  const { ans, mask } = s;
+  // An owned 429 is its owner's to send again, not an answer to show.
+  if (s.kind === 'error' && s.owned) throw s.error;
+  const headers = Object.fromEntries(Object.entries(ans.headers).map(([k, v]) => [k, mask(v)]));
+  const raw: RawResponse = {
+    status: ans.status,
+    headers,
+    body: maskBytes(ans.body, mask),
+    attempts: s.attempts,
+  };
+  if (s.kind === 'error') raw.error = s.error;
+  else if (s.kind === 'gone') raw.alreadyGone = true;
+  else if (expectJson) raw.json = parseBody(req, ans, true);
+  return raw;
+}
+
 export function createApiClient(opts: ApiClientOptions): ApiClient {
-  const policy: RetryPolicy = { ...RETRY, ...opts.retry };
   const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const key = checkApiKey(opts.apiKey);
   const transport = createTransport({
@@ -211,219 +442,63 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     connections: opts.connections ?? 64,
     env: opts.env ?? {},
   });
-  const listeners = new Set<(info: RateLimitInfo) => void>();
   // Proxy credentials are secrets too: an error detail or an echoing proxy may carry them.
-  const proxySecrets = proxyCredentials(opts.env ?? {});
-  const redact = masker([key, ...proxySecrets]);
-  opts.onSecrets?.([key, ...proxySecrets]);
+  const secrets = [key, ...proxyCredentials(opts.env ?? {})];
+  const redact = masker(secrets);
   const log = (line: string) => opts.log?.(redact(line));
-
-  /** The --verbose line of one attempt. */
-  function logAttempt(
-    mask: (s: string) => string,
-    req: ApiRequest,
-    url: URL,
-    what: string,
-    ms: number,
-    attempt: number,
-    retryMs?: number,
-  ) {
-    if (!opts.log) return;
-    log(
-      mask(`${req.method} ${showUrl(url)} -> ${what} in ${ms} ms (attempt ${attempt}`) +
-        (retryMs !== undefined ? `; retrying in ${seconds(retryMs)})` : ')'),
-    );
-  }
-
-  type Outcome = { kind: 'ok'; res: ApiResponse<unknown> } | { kind: 'raw'; res: RawResponse };
-
-  async function send(req: ApiRequest, raw?: { expectJson: boolean }): Promise<Outcome> {
-    if (req.method !== 'GET') opts.onWrite?.({ method: req.method, path: req.path });
-    const secretHeaders = Object.entries(req.headers ?? {})
-      .filter(([name]) => isSecretHeader(name))
-      .map(([, v]) => v);
-    if (secretHeaders.length > 0) opts.onSecrets?.(secretHeaders);
-    // Most requests add no secret of their own: the client's masker then serves (building one
-    // per request was ~2% of the CPU of `link create --count 1000`).
-    const ownSecrets = [...(req.sensitive ?? []), ...secretHeaders];
-    const mask = ownSecrets.length === 0 ? redact : masker([key, ...proxySecrets, ...ownSecrets]);
-    for (const [name, value] of Object.entries(req.headers ?? {})) {
-      log(`${req.method} ${req.path}: header ${name}: ${isSecretHeader(name) ? '****' : value}`);
-    }
-    let mayHaveReached = false;
-    let timeoutsRetried = 0;
-    const wait = async (ms: number) => {
-      try {
-        await sleep(ms, req.signal);
-      } catch {
-        throw interruptedError(req.signal?.reason);
-      }
-    };
-    for (let attempt = 1; ; attempt++) {
-      if (req.signal?.aborted) throw interruptedError(req.signal.reason);
-      const r = await transport.exchange(req, attempt, log);
-      if (r.kind === 'aborted') throw interruptedError(req.signal?.reason, { req, url: r.url });
-      if (r.kind === 'redirect-refused') {
-        throw redirectError(req, r.why, r, MAX_REDIRECTS, mask);
-      }
-
-      if (r.kind === 'failed') {
-        const f = r.failure;
-        const outcome: AttemptOutcome = { kind: 'failed', failure: f.kind, notSent: f.notSent };
-        const d = decideRetry(attempt, req.method, outcome, {
-          policy,
-          timeoutsRetried,
-          random: Math.random,
-        });
-        logAttempt(mask, req, r.url, f.code, r.ms, attempt, d.retry ? d.delayMs : undefined);
-        if (!d.retry) {
-          throw failureError(req, f, r.url, {
-            attempts: attempt,
-            timeoutMs: opts.timeoutMs,
-            maxBodyBytes,
-            proxied: transport.proxiedFor(r.url),
-            mask,
-          });
-        }
-        if (f.kind === 'timeout' || f.kind === 'connect-timeout') timeoutsRetried++;
-        if (!f.notSent) mayHaveReached = true;
-        await wait(d.delayMs);
-        continue;
-      }
-
-      const ans = r.answer;
-      /** An owned 429: when its owner sends it again. */
-      let resendMs: number | undefined;
-      const retryAfterMs =
-        ans.status === 429 || ans.status >= 500
-          ? parseRetryAfter(ans.headers['retry-after'])
-          : undefined;
-      if (ans.status === 429) {
-        const info: RateLimitInfo = {
-          method: req.method,
-          path: req.path,
-          retryAfterMs,
-          attempt,
-        };
-        req.onRateLimit?.(info);
-        for (const l of listeners) l(info);
-        if (req.rateLimitOwner) resendMs = req.rateLimitOwner(info);
-      }
-      const d = decideRetry(
-        attempt,
-        req.method,
-        { kind: 'answered', status: ans.status, retryAfterMs },
-        { policy, timeoutsRetried, random: Math.random, rateLimitOwned: !!req.rateLimitOwner },
-      );
-      logAttempt(
-        mask,
-        req,
-        ans.url,
-        String(ans.status),
-        r.ms,
-        attempt,
-        d.retry ? d.delayMs : resendMs,
-      );
-      const rawAnswer = (extra: Partial<RawResponse>): Outcome => ({
-        kind: 'raw',
-        res: {
-          status: ans.status,
-          headers: Object.fromEntries(Object.entries(ans.headers).map(([k, v]) => [k, mask(v)])),
-          body: maskBytes(ans.body, mask),
-          attempts: attempt,
-          ...extra,
-        },
-      });
-      if (ans.status >= 200 && ans.status < 300) {
-        if (raw) {
-          return rawAnswer(raw.expectJson ? { json: parseBody(req, ans, true) } : {});
-        }
-        const expect = req.expectBody ?? req.method !== 'DELETE';
-        return {
-          kind: 'ok',
-          res: {
-            status: ans.status,
-            headers: ans.headers,
-            body: parseBody(req, ans, expect),
-            attempts: attempt,
-          },
-        };
-      }
-      if (ans.status === 404 && req.method === 'DELETE' && mayHaveReached) {
-        // An earlier attempt may have deleted it before its answer got lost: it is gone either way.
-        if (raw) return rawAnswer({ alreadyGone: true });
-        return {
-          kind: 'ok',
-          res: {
-            status: 204,
-            headers: ans.headers,
-            body: undefined,
-            alreadyGone: true,
-            attempts: attempt,
-          },
-        };
-      }
-      if (d.retry) {
-        if (ans.status >= 500) mayHaveReached = true;
-        await wait(d.delayMs);
-        continue;
-      }
-      const error = statusError(req, ans, {
-        attempts: attempt,
-        tooLongMs: d.tooLongMs,
-        mask,
-        now: Date.now(),
-        baseUrl: opts.baseUrl,
-        authHint: opts.authHint,
-      });
-      // An owned 429 is its owner's to send again, not an answer to show (even raw).
-      if (raw && resendMs === undefined) return rawAnswer({ error });
-      throw error;
-    }
-  }
-
-  function track<R>(p: Promise<R>): Promise<R> {
+  const policy: RetryPolicy = { ...RETRY, ...opts.retry };
+  const core: Core = {
+    opts,
+    policy,
+    maxBodyBytes,
+    transport,
+    secrets,
+    redact,
+    log,
+    listeners: new Set(),
+  };
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+  const tracked = (req: ApiRequest): Promise<Settled> => {
+    if (closing) return Promise.reject(notSentError(req));
+    const p = send(core, req);
     inFlight.add(p);
     const done = () => inFlight.delete(p);
     p.then(done, done);
     return p;
-  }
-
-  const inFlight = new Set<Promise<unknown>>();
-  let closing = false;
+  };
 
   return {
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-    async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
-      if (closing) throw notSentError(req);
-      const r = await track(send(req));
-      if (r.kind !== 'ok') throw new Error('unreachable: a raw answer to request()');
-      return r.res as ApiResponse<T>;
+    async request<T>(req: ApiRequest) {
+      return parsedResponse<T>(req, await tracked(req));
     },
     async requestRaw(req) {
-      if (closing) throw notSentError(req);
-      const r = await track(send(req, { expectJson: req.expectJson ?? false }));
-      if (r.kind !== 'raw') throw new Error('unreachable: a parsed answer to requestRaw()');
-      return r.res;
+      return rawResponse(req, await tracked(req), req.expectJson ?? false);
     },
     onRateLimit(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      core.listeners.add(listener);
+      return () => core.listeners.delete(listener);
     },
     async close() {
-      // Let requests still in flight finish for up to 2 s, then cut them: a command that is
-      // ending (maybe on an error, with siblings still running) must not hang on them.
-      // (undici's destroy() does not fail requests once close() is pending: decide first.)
       closing = true;
-      if (inFlight.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
-        ]);
-        clearTimeout(timer);
-      }
+      await settleOrCut(inFlight);
       await transport.close(inFlight.size > 0);
     },
   };
+}
+
+/**
+ * Lets requests still in flight finish for up to 2 s: a command that is ending (maybe on an
+ * error, with siblings still running) must not hang on them. (undici's destroy() does not
+ * fail requests once close() is pending: the caller decides first, from what is left.)
+ */
+async function settleOrCut(inFlight: Set<Promise<unknown>>): Promise<void> {
+  if (inFlight.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...inFlight]),
+    new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
+  ]);
+  clearTimeout(timer);
 }

@@ -1,8 +1,15 @@
-// One HTTP exchange over undici: the dispatchers (a pool per client, a proxy from the given
-// environment), the API key only to the configured origin, redirects for GET (the key and
-// secret-looking headers dropped on another origin) and for DELETE/PUT on the same origin only,
-// a timeout per attempt (a proxy's CONNECT included), and a cap on the body read. Returns
-// what happened; deciding to retry and wording errors are the client's (retry.ts, wording.ts).
+// The one HTTP client of sched, on undici. Two policies share its mechanism:
+// - the API's (createTransport): the API key only to the configured origin, redirects for GET
+//   (the key and secret-looking headers dropped on another origin) and for DELETE/PUT on the
+//   same origin only, a pool per client, an answer over the cap refused;
+// - a webhook receiver's (sendToReceiver: `events send`, `events replay`, `listen
+//   --forward-to`): the given bytes with exactly the given headers, no key, no redirect
+//   followed, one fresh connection per delivery, the start of the answer kept.
+// Both: one timer per attempt (--timeout, a proxy's CONNECT included), failures named by
+// classify (failure.ts), and the proxy variables of the given environment honoured except for
+// loopback, which never goes through a proxy (a proxy cannot reach the user's own machine).
+// Returns what happened; deciding to retry and wording errors are the callers' (retry.ts,
+// wording.ts).
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { classify, TIMED_OUT, tooLarge, type TransportFailure } from './failure.js';
 import { isSecretHeader } from './headers.js';
@@ -13,6 +20,8 @@ import { PROXY_VARS } from '../mask.js';
 
 export const MAX_REDIRECTS = 5;
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 export interface TransportOptions {
   baseUrl: string;
   /** Already checked (checkApiKey). */
@@ -22,7 +31,7 @@ export interface TransportOptions {
   maxBodyBytes: number;
   connections: number;
   /** Proxy variables are read from here (not process.env), so tests can set them. */
-  env: Record<string, string | undefined>;
+  env: Env;
 }
 
 export interface ExchangeRequest {
@@ -57,38 +66,24 @@ export interface Transport {
   close(cut: boolean): Promise<void>;
 }
 
-const REDIRECTS = [301, 302, 303, 307, 308];
+// ---------------------------------------------------------------------------------------------
+// The mechanism: where a request goes (direct or through a proxy), one request and its answer.
 
-function pick(env: Record<string, string | undefined>, lower: string): string | undefined {
+interface Dispatchers {
+  dispatcherFor(url: URL): Dispatcher;
+  proxiedFor(url: URL): boolean;
+  close(cut: boolean): Promise<void>;
+}
+
+function pick(env: Env, lower: string): string | undefined {
   return env[lower] ?? env[lower.toUpperCase()];
 }
 
-function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
-    if (v === undefined) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-class Stop {
-  constructor(readonly why: 'timeout' | 'user') {}
-}
-
-class Failed {
-  constructor(readonly failure: TransportFailure) {}
-}
-
-export function createTransport(opts: TransportOptions): Transport {
-  const { env, maxBodyBytes: maxBody, timeoutMs } = opts;
-  const base = new URL(opts.baseUrl.replace(/\/+$/, '') + '/');
-  const baseOrigin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, '');
-
+/** A direct pool, and one through the proxy when the environment names one. */
+function createDispatchers(timeoutMs: number, connections: number, env: Env): Dispatchers {
   const connectTimeoutMs = Math.min(timeoutMs, 30_000);
   const agentOptions: Agent.Options = {
-    connections: opts.connections,
+    connections,
     keepAliveTimeout: 10_000,
     connect: { timeout: connectTimeoutMs },
     headersTimeout: timeoutMs,
@@ -96,9 +91,8 @@ export function createTransport(opts: TransportOptions): Transport {
   };
   const direct = new Agent(agentOptions);
   // Proxy variables are read from the env we were given (not process.env), lower case first
-  // like curl. Loopback never goes through a proxy: a proxy cannot reach the user's sandbox.
-  const useProxy = PROXY_VARS.some((v) => env[v]);
-  const proxied: Dispatcher | undefined = useProxy
+  // like curl.
+  const proxied: Dispatcher | undefined = PROXY_VARS.some((v) => env[v])
     ? new EnvHttpProxyAgent({
         ...agentOptions,
         // The tunnel's CONNECT goes through a client of the proxy's own, which by default waits
@@ -114,26 +108,195 @@ export function createTransport(opts: TransportOptions): Transport {
     : undefined;
   const dispatcherFor = (u: URL): Dispatcher =>
     proxied && !isLoopback(u.hostname) ? proxied : direct;
+  const all = [direct, proxied].filter((d): d is Dispatcher => d !== undefined);
+  return {
+    dispatcherFor,
+    proxiedFor: (u) => dispatcherFor(u) !== direct,
+    async close(cut) {
+      if (cut) await Promise.all(all.map((d) => d.destroy().catch(() => {})));
+      else await Promise.all(all.map((d) => d.close()));
+    },
+  };
+}
 
-  /** Reads the whole body, up to the cap. */
-  async function readBody(res: Dispatcher.ResponseData, headers: Record<string, string>) {
-    const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBody) {
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/** What is done with an answer's body: refused over `maxBytes`, or only its start kept. */
+type BodyLimit = { maxBytes: number; over: 'fail' | 'keep-start' };
+
+class Stop {
+  constructor(readonly why: 'timeout' | 'user') {}
+}
+
+class Failed {
+  constructor(readonly failure: TransportFailure) {}
+}
+
+/** Reads the whole body; over the limit it fails, or keeps the start and drops the rest. */
+async function readBody(
+  res: Dispatcher.ResponseData,
+  headers: Record<string, string>,
+  limit: BodyLimit,
+): Promise<Buffer> {
+  const max = limit.maxBytes;
+  const declared = Number(headers['content-length']);
+  if (limit.over === 'fail' && Number.isFinite(declared) && declared > max) {
+    res.body.destroy();
+    throw new Failed(tooLarge(`${declared} bytes`));
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const b = chunk as Buffer;
+    if (size + b.length > max && limit.over === 'fail') {
       res.body.destroy();
-      throw new Failed(tooLarge(`${declared} bytes`));
+      throw new Failed(tooLarge(`over ${max} bytes`));
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      const b = chunk as Buffer;
-      size += b.length;
-      if (size > maxBody) {
-        res.body.destroy();
-        throw new Failed(tooLarge(`over ${maxBody} bytes`));
-      }
-      chunks.push(b);
+    if (size < max) chunks.push(b.subarray(0, max - size));
+    size += b.length;
+  }
+  return Buffer.concat(chunks);
+}
+
+interface Hop {
+  url: URL;
+  method: HttpMethod;
+  headers: Record<string, string | string[]>;
+  body: string | Uint8Array | undefined;
+  signal: AbortSignal | undefined;
+  /** A fresh connection, closed after the answer (a webhook sender's way). */
+  fresh?: boolean;
+}
+
+type HopResult =
+  | {
+      kind: 'answer';
+      status: number;
+      statusText: string;
+      headers: Record<string, string>;
+      body: Buffer;
+      ms: number;
     }
-    return Buffer.concat(chunks);
+  | { kind: 'failed'; failure: TransportFailure; ms: number }
+  | { kind: 'aborted' };
+
+/**
+ * One request and its whole answer, no redirect followed, within `timeoutMs` (our own timer:
+ * connect, headers and body together). Never throws for network trouble.
+ */
+async function exchangeOnce(
+  dispatcher: Dispatcher,
+  hop: Hop,
+  timeoutMs: number,
+  limit: BodyLimit,
+): Promise<HopResult> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(new Stop('timeout')), timeoutMs);
+  const onUserAbort = () => ctl.abort(new Stop('user'));
+  if (hop.signal?.aborted) onUserAbort();
+  else hop.signal?.addEventListener('abort', onUserAbort, { once: true });
+  const started = performance.now();
+  const failed = (e: unknown, phase: 'connect' | 'body'): HopResult => {
+    const reason: unknown = ctl.signal.reason;
+    if (reason instanceof Stop && reason.why === 'user') return { kind: 'aborted' };
+    const failure =
+      reason instanceof Stop ? TIMED_OUT : e instanceof Failed ? e.failure : classify(e, phase);
+    return { kind: 'failed', failure, ms: Math.round(performance.now() - started) };
+  };
+  try {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(hop.url, {
+        dispatcher,
+        method: hop.method,
+        headers: hop.headers,
+        body: hop.body,
+        signal: ctl.signal,
+        reset: hop.fresh,
+      });
+    } catch (e) {
+      return failed(e, 'connect');
+    }
+    const headers = flattenHeaders(res.headers);
+    try {
+      const body = await readBody(res, headers, limit);
+      const ms = Math.round(performance.now() - started);
+      return {
+        kind: 'answer',
+        status: res.statusCode,
+        statusText: res.statusText,
+        headers,
+        body,
+        ms,
+      };
+    } catch (e) {
+      return failed(e, 'body');
+    }
+  } finally {
+    clearTimeout(timer);
+    hop.signal?.removeEventListener('abort', onUserAbort);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API's policy.
+
+const REDIRECTS = [301, 302, 303, 307, 308];
+
+/** Why a redirect answer is not followed, or undefined when it is. */
+function refusal(
+  method: HttpMethod,
+  hop: number,
+  next: URL | undefined,
+  baseOrigin: string,
+): RedirectRefusal | undefined {
+  if (!isIdempotent(method)) return 'post';
+  if (hop >= MAX_REDIRECTS) return 'too-many';
+  if (!next) return 'invalid';
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') return 'not-http';
+  // A change (DELETE, PUT) is the configured service's to make: sent to another host
+  // without the key, its "204" would be reported as done while nothing changed here.
+  if (method !== 'GET' && next.origin !== baseOrigin) return 'elsewhere';
+  return undefined;
+}
+
+function parseLocation(location: string, url: URL): URL | undefined {
+  try {
+    return new URL(location, url);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createTransport(opts: TransportOptions): Transport {
+  const base = new URL(opts.baseUrl.replace(/\/+$/, '') + '/');
+  const baseOrigin = base.origin;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const dispatchers = createDispatchers(opts.timeoutMs, opts.connections, opts.env);
+  const limit: BodyLimit = { maxBytes: opts.maxBodyBytes, over: 'fail' };
+
+  /** The headers of one hop: the key and the user's secret headers only to the base origin. */
+  function headersFor(req: ExchangeRequest, crossOrigin: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': opts.userAgent,
+    };
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      // A credential the user added follows the rule of the key: never to another host.
+      if (crossOrigin && isSecretHeader(name)) continue;
+      headers[name.toLowerCase()] = value;
+    }
+    // The key goes only to the origin the user configured, never to where a redirect points.
+    if (!crossOrigin) headers['x-api-key'] = opts.apiKey;
+    return headers;
   }
 
   async function exchange(
@@ -142,108 +305,96 @@ export function createTransport(opts: TransportOptions): Transport {
     log: (line: string) => void,
   ): Promise<ExchangeResult> {
     let url = new URL(base.origin + basePath + req.path + encodeQuery(req.query));
-    const payload =
-      req.rawBody !== undefined
-        ? req.rawBody
-        : req.body === undefined
-          ? undefined
-          : JSON.stringify(req.body);
+    const body = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
     for (let hop = 0; ; hop++) {
       const crossOrigin = url.origin !== baseOrigin;
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        'user-agent': opts.userAgent,
+      const headers = headersFor(req, crossOrigin);
+      const { method, signal } = req;
+      const dispatcher = dispatchers.dispatcherFor(url);
+      const r = await exchangeOnce(
+        dispatcher,
+        { url, method, headers, body, signal },
+        opts.timeoutMs,
+        limit,
+      );
+      if (r.kind !== 'answer') return { ...r, url };
+      const answer: Answer = {
+        status: r.status,
+        headers: r.headers,
+        body: r.body,
+        url,
+        crossOrigin,
       };
-      for (const [name, value] of Object.entries(req.headers ?? {})) {
-        // A credential the user added follows the rule of the key: never to another host.
-        if (crossOrigin && isSecretHeader(name)) continue;
-        headers[name.toLowerCase()] = value;
-      }
-      // The key goes only to the origin the user configured, never to where a redirect points.
-      if (!crossOrigin) headers['x-api-key'] = opts.apiKey;
-
-      const ctl = new AbortController();
-      const timer = setTimeout(() => ctl.abort(new Stop('timeout')), timeoutMs);
-      const onUserAbort = () => ctl.abort(new Stop('user'));
-      if (req.signal?.aborted) onUserAbort();
-      else req.signal?.addEventListener('abort', onUserAbort, { once: true });
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const failed = (e: unknown, phase: 'connect' | 'body'): ExchangeResult => {
-        const reason: unknown = ctl.signal.reason;
-        if (reason instanceof Stop && reason.why === 'user') return { kind: 'aborted', url };
-        const failure =
-          reason instanceof Stop ? TIMED_OUT : e instanceof Failed ? e.failure : classify(e, phase);
-        return { kind: 'failed', failure, url, ms: elapsed() };
-      };
-      try {
-        let res: Dispatcher.ResponseData;
-        try {
-          res = await undiciRequest(url, {
-            dispatcher: dispatcherFor(url),
-            method: req.method,
-            headers,
-            body: payload,
-            signal: ctl.signal,
-          });
-        } catch (e) {
-          return failed(e, 'connect');
-        }
-        const resHeaders = flattenHeaders(res.headers);
-        let body: Buffer;
-        try {
-          body = await readBody(res, resHeaders);
-        } catch (e) {
-          return failed(e, 'body');
-        }
-        const answer: Answer = {
-          status: res.statusCode,
-          headers: resHeaders,
-          body,
-          url,
-          crossOrigin,
-        };
-        const ms = elapsed();
-        const location = resHeaders.location;
-        if (!REDIRECTS.includes(answer.status) || !location) return { kind: 'answer', answer, ms };
-        const refuse = (why: RedirectRefusal): ExchangeResult => ({
-          kind: 'redirect-refused',
-          why,
-          status: answer.status,
-          location,
-          url,
-        });
-        if (!isIdempotent(req.method)) return refuse('post');
-        if (hop >= MAX_REDIRECTS) return refuse('too-many');
-        let next: URL;
-        try {
-          next = new URL(location, url);
-        } catch {
-          return refuse('invalid');
-        }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') return refuse('not-http');
-        // A change (DELETE, PUT) is the configured service's to make: sent to another host
-        // without the key, its "204" would be reported as done while nothing changed here.
-        if (req.method !== 'GET' && next.origin !== baseOrigin) return refuse('elsewhere');
-        log(
-          `${req.method} ${showUrl(url)} -> ${answer.status} in ${ms} ms (attempt ${attempt}; redirect to ${showUrl(next)})`,
-        );
-        url = next;
-      } finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onUserAbort);
-      }
+      const location = r.headers.location;
+      if (!REDIRECTS.includes(r.status) || !location) return { kind: 'answer', answer, ms: r.ms };
+      const next = parseLocation(location, url);
+      const why = refusal(req.method, hop, next, baseOrigin);
+      if (why || !next)
+        return { kind: 'redirect-refused', why: why ?? 'invalid', status: r.status, location, url };
+      log(
+        `${req.method} ${showUrl(url)} -> ${r.status} in ${r.ms} ms (attempt ${attempt}; redirect to ${showUrl(next)})`,
+      );
+      url = next;
     }
   }
 
-  const dispatchers = [direct, proxied].filter((d): d is Dispatcher => d !== undefined);
-  return {
-    exchange,
-    proxiedFor: (u) => dispatcherFor(u) !== direct,
-    async close(cut) {
-      if (cut) await Promise.all(dispatchers.map((d) => d.destroy().catch(() => {})));
-      else await Promise.all(dispatchers.map((d) => d.close()));
-    },
+  return { exchange, proxiedFor: dispatchers.proxiedFor, close: dispatchers.close };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A webhook receiver's policy.
+
+export interface ReceiverRequest {
+  url: URL;
+  /** Sent byte for byte. */
+  body: Uint8Array;
+  /** Exactly these headers (an undefined one left out); the client adds only Host, Content-Length and Connection. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes of the answer kept (the rest is read and dropped); default 64 KiB. */
+  keepResponseBytes?: number;
+  /** Proxy variables (HTTPS_PROXY, NO_PROXY…); none: a direct connection. */
+  env?: Env;
+}
+
+export type ReceiverResult =
+  | {
+      kind: 'answer';
+      status: number;
+      statusText: string;
+      headers: Record<string, string>;
+      /** The start of the answer body. */
+      body: Buffer;
+      ms: number;
+    }
+  | { kind: 'failed'; failure: TransportFailure; ms: number; proxied: boolean }
+  | { kind: 'aborted'; ms: number };
+
+/** POSTs once, as a webhook sender does. Never throws for network trouble. */
+export async function sendToReceiver(req: ReceiverRequest): Promise<ReceiverResult> {
+  const started = performance.now();
+  // One delivery, one connection: a pooled keep-alive socket to a receiver that restarted
+  // would fail with a reset instead.
+  const dispatchers = createDispatchers(req.timeoutMs, 1, req.env ?? {});
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = v;
+  const limit: BodyLimit = { maxBytes: req.keepResponseBytes ?? 64 * 1024, over: 'keep-start' };
+  const hop: Hop = {
+    url: req.url,
+    method: 'POST',
+    headers,
+    body: req.body,
+    signal: req.signal,
+    fresh: true,
   };
+  try {
+    const r = await exchangeOnce(dispatchers.dispatcherFor(req.url), hop, req.timeoutMs, limit);
+    if (r.kind === 'aborted')
+      return { kind: 'aborted', ms: Math.round(performance.now() - started) };
+    if (r.kind === 'failed') return { ...r, proxied: dispatchers.proxiedFor(req.url) };
+    return r;
+  } finally {
+    void dispatchers.close(true);
+  }
 }

@@ -9,6 +9,7 @@ export type FailureKind =
   | 'timeout'
   | 'connect-timeout'
   | 'reset'
+  | 'unreachable'
   | 'cut-off'
   | 'tls'
   | 'plain-http'
@@ -59,6 +60,8 @@ export function classify(e: unknown, phase: 'connect' | 'body'): TransportFailur
     return { kind: 'dns', code, notSent: true, detail: 'DNS lookup failed' };
   if (code === 'EAI_AGAIN')
     return { kind: 'dns-temporary', code, notSent: true, detail: 'temporary DNS failure' };
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return { kind: 'unreachable', code, notSent: false, detail: 'the host is unreachable' };
   if (code === 'UND_ERR_CONNECT_TIMEOUT')
     return { kind: 'connect-timeout', code, notSent: true, detail: 'connect timed out' };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')

@@ -12,7 +12,9 @@
 // - A 429 whose request has an owner (a bulk job's limiter, ApiRequest.rateLimitOwner) is not
 //   retried here: the owner slows the job down and sends it again.
 // - Never retried: DNS "no such host", TLS certificate errors, a proxy refusal, an answer too
-//   large, a request cut off because the command is ending (none heals by waiting).
+//   large, a request cut off because the command is ending, a 501 (Not Implemented), and an
+//   answer that is not the API's (an HTML error page: another server at the base URL). None
+//   heals by waiting.
 import type { FailureKind } from './failure.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,7 +51,13 @@ export const RETRY: RetryPolicy = {
 /** What one attempt met. */
 export type AttemptOutcome =
   | { kind: 'failed'; failure: FailureKind; notSent: boolean }
-  | { kind: 'answered'; status: number; retryAfterMs: number | undefined };
+  | {
+      kind: 'answered';
+      status: number;
+      retryAfterMs: number | undefined;
+      /** The answer is not the API's (wording.ts, notTheApi): another server, never retried. */
+      notTheApi?: boolean;
+    };
 
 export type RetryDecision =
   | {
@@ -102,6 +110,8 @@ export function decideRetry(
   }
   const { status, retryAfterMs } = outcome;
   if (status !== 429 && status < 500) return { retry: false };
+  // Another server at the base URL, or a method it does not implement: waiting heals neither.
+  if (outcome.notTheApi || status === 501) return { retry: false };
   if (retryAfterMs !== undefined && retryAfterMs > policy.retryAfterCapMs) {
     return { retry: false, tooLongMs: retryAfterMs };
   }

@@ -150,6 +150,40 @@ export function fieldErrors(value: unknown, mask: Mask = same): string[] {
   return out;
 }
 
+const OWN_WORDS = [400, 401, 403, 404, 422, 429, 500, 502, 503, 504];
+
+/**
+ * An error answer that is a web page where the API answers JSON: another HTTP server at the
+ * base URL (a web server's 405, a dev server's 501). Not counted: 400/401/403/404/422/429,
+ * which have words of their own, and 500/502/503/504, which a gateway or the service's own
+ * stack in front of the real API may answer in HTML during an outage (retried where safe).
+ */
+export function notTheApi(ans: Pick<Answer, 'status' | 'headers' | 'body'>): boolean {
+  const { status } = ans;
+  if (status < 400 || OWN_WORDS.includes(status)) return false;
+  const type = ans.headers['content-type'] ?? '';
+  if (/json/i.test(type)) return false;
+  const start = ans.body.subarray(0, 512).toString('utf8');
+  return /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(start);
+}
+
+/** On a terminal, when an attempt has had no answer for a while. */
+export function waitingNote(
+  req: WordedRequest,
+  base: URL,
+  waitedMs: number,
+  timeoutMs: number,
+  thenRetry: boolean,
+): string {
+  const then = thenRetry ? ', then tries once more' : '';
+  return `waiting for ${shortHost(base.host)} to answer ${req.method} ${req.path}: nothing for ${seconds(waitedMs)}; gives up after ${seconds(timeoutMs)} (--timeout)${then}`;
+}
+
+/** On a terminal, when a request that got no answer in time is sent again. */
+export function retryNote(url: URL, timeoutMs: number, delayMs: number, attempt: number): string {
+  return `no answer from ${shortHost(url.host)} within ${seconds(timeoutMs)}; trying again in ${seconds(delayMs)} (attempt ${attempt})`;
+}
+
 function describeType(headers: Record<string, string>): string {
   return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
 }
@@ -166,6 +200,21 @@ function failed(req: WordedRequest, url: URL): FailedRequest {
 /** `GET https://host/api/webhooks?page=2`: what was requested, in full, as a message names it. */
 function target(req: WordedRequest, url: URL): string {
   return `${req.method} ${showUrl(url)}`;
+}
+
+const API_URL_HINT =
+  'check the base URL (--base-url, SCHED_BASE_URL or the profile): it should point at the API (e.g. https://secure.simplymeet.me/api)';
+
+/** Why a path may not be found: the base URL misses /api, or the path repeats it. */
+function notFoundHint(url: URL, baseUrl: string | undefined): string | undefined {
+  if (baseUrl === undefined) return undefined;
+  if (missesApiPath(baseUrl)) {
+    return `the base URL ${showUrl(new URL(baseUrl))} does not end in /api, where the API usually is (e.g. https://secure.simplymeet.me/api): check --base-url, SCHED_BASE_URL or the profile`;
+  }
+  if (/\/api\/api(\/|$)/.test(url.pathname)) {
+    return `the base URL ${showUrl(new URL(baseUrl))} already ends in /api: leave /api out of the path (e.g. sched api /webhooks, not /api/webhooks)`;
+  }
+  return undefined;
 }
 
 /** The base URL does not end in /api, where the API's paths usually start. */
@@ -229,11 +278,19 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
     });
   }
   if (status === 404) {
-    const hint =
-      c.baseUrl !== undefined && missesApiPath(c.baseUrl)
-        ? `the base URL ${showUrl(new URL(c.baseUrl))} does not end in /api, where the API usually is (e.g. https://secure.simplymeet.me/api): check --base-url, SCHED_BASE_URL or the profile`
-        : undefined;
-    return new NotFoundError(joinClauses(`not found (404): ${where}${said}`), { ...fields, hint });
+    return new NotFoundError(joinClauses(`not found (404): ${where}${said}`), {
+      ...fields,
+      hint: notFoundHint(ans.url, c.baseUrl),
+    });
+  }
+  if (notTheApi(ans)) {
+    const server = c.baseUrl !== undefined ? showUrl(new URL(c.baseUrl)) : ans.url.origin;
+    return new ApiError(
+      joinClauses(
+        `the server at ${server} does not look like the scheduling API: ${where} was answered ${status} ${reason} with a web page${said}`,
+      ),
+      { ...fields, code: 'bad_response', hint: API_URL_HINT },
+    );
   }
   if (status === 400 || status === 422) {
     const parsed = tryJson(ans.body);
@@ -289,6 +346,18 @@ export interface FailureContext {
   proxied: boolean;
   /** Masks the key, the request's secrets and proxy credentials in error details. */
   mask?: Mask;
+}
+
+/**
+ * Nothing listens on a loopback address. The sandbox listens on 127.0.0.1 (IPv4) unless
+ * started with --host, so an IPv6 loopback URL is worth a word.
+ */
+function sandboxHint(url: URL): string {
+  const start = 'is the sandbox running? start it with `sched sandbox`';
+  if (url.hostname !== '[::1]') return start;
+  const v4 = new URL(url.href);
+  v4.hostname = '127.0.0.1';
+  return `${start}; it listens on 127.0.0.1 (IPv4) unless started with --host ::1, so try --base-url ${v4.origin}/api`;
 }
 
 /** An attempt that got no usable answer, not retried. */
@@ -348,7 +417,7 @@ export function failureError(
       return net(
         `cannot connect to ${host}${proxy ? ' (through the proxy)' : ''}: connection refused${after}`,
         sandbox
-          ? 'is the sandbox running? start it with `sched sandbox`'
+          ? sandboxHint(url)
           : proxy
             ? 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL'
             : NETWORK_HINT,
@@ -391,6 +460,31 @@ export function failureError(
         `request to ${host} failed: ${clean(f.detail, 200, c.mask)} (${f.code})${after}`,
         NETWORK_HINT,
       );
+  }
+}
+
+/**
+ * Why a webhook receiver gave no answer, in a few words (`events send`, `events replay`,
+ * `listen --forward-to` print it after "no answer:"). `proxied`: the request went through a proxy.
+ */
+export function receiverFailure(f: TransportFailure, timeoutMs: number, proxied = false): string {
+  switch (f.kind) {
+    case 'refused':
+      return proxied
+        ? 'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / NO_PROXY)'
+        : 'connection refused (is the receiver running?)';
+    case 'reset':
+      return 'the connection was reset before an answer';
+    case 'dns':
+    case 'dns-temporary':
+      return `the host name does not resolve (${f.code})`;
+    case 'timeout':
+    case 'connect-timeout':
+      return `no answer within ${seconds(timeoutMs)}`;
+    case 'unreachable':
+      return f.detail;
+    default:
+      return f.code === 'ERROR' ? f.detail : `${f.detail} (${f.code})`;
   }
 }
 

@@ -54,3 +54,45 @@ it('deferred cleanup registered before the client was made can still use it', as
     'the command is ending',
   );
 });
+
+it('each secret reaches the output gate once: the key when resolved, proxy passwords at once', async () => {
+  srv.on('GET', '/api/webhooks', f.json(200, { echoed: 'key-0123456789abcdef' }));
+  const io = createBufferIO();
+  const told: string[][] = [];
+  const addSecrets = io.addSecrets.bind(io);
+  io.addSecrets = (list) => {
+    told.push(list.filter((s): s is string => s !== undefined));
+    addSecrets(list);
+  };
+  const ctx = createContext({
+    io,
+    globals: {
+      profile: 'default',
+      baseUrl: srv.baseUrl,
+      output: 'table',
+      color: false,
+      input: false,
+      timeoutMs: 5000,
+      verbose: false,
+      quiet: false,
+    },
+    env: {
+      SCHED_CONFIG_DIR: dir,
+      // Pasted with a line end: the gate masks the key as it is sent.
+      SCHED_API_KEY: 'key-0123456789abcdef\n',
+      HTTPS_PROXY: 'http://user:proxy-pass-5678@proxy.example:3128',
+      NO_PROXY: '127.0.0.1',
+    },
+    signal: new AbortController().signal,
+    version: 'test',
+  });
+  const client = await ctx.api();
+  await client.request({ method: 'GET', path: '/webhooks' });
+  await ctx.api();
+  await ctx.runDeferred();
+  const calls = (secret: string) => told.filter((list) => list.some((s) => s.includes(secret)));
+  expect(calls('key-0123456789abcdef')).toEqual([['key-0123456789abcdef']]);
+  expect(calls('proxy-pass-5678')).toHaveLength(1);
+  io.err('echo: key-0123456789abcdef proxy-pass-5678');
+  expect(io.stderrText()).toBe('echo: **** ****\n');
+});

@@ -259,6 +259,7 @@ async function replay(
       headers,
       timeoutMs: ctx.globals.timeoutMs,
       signal: ctx.signal,
+      env: ctx.env,
     });
     if (!r.ok && r.kind === 'aborted') {
       throw new Interrupted(`interrupted while replaying line ${line}`, {

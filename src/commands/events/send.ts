@@ -82,6 +82,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
     headers,
     timeoutMs: ctx.globals.timeoutMs,
     signal: ctx.signal,
+    env: ctx.env,
   });
   const target = to.toString();
   if (!r.ok) {

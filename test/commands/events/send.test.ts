@@ -8,6 +8,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { refusedPort } from '../../helpers/ports.js';
 import { startRawReceiver } from '../../helpers/hostile.js';
 import { until } from '../../helpers/until.js';
+import { startProxy } from '../../helpers/fault-server.js';
 
 const FIXTURE = new URL('../../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'shh-3b1f0c9a';
@@ -237,6 +238,29 @@ describe('sched events send: the edges', () => {
       signed: false,
       error: 'connection refused (is the receiver running?)',
     });
+  });
+
+  it('HTTP_PROXY carries a delivery to a remote receiver, never to a loopback one', async () => {
+    const port = Number(new URL(rx.url).port);
+    const proxy = await startProxy({ host: '127.0.0.1', port });
+    try {
+      const env = { HTTP_PROXY: proxy.url, NO_PROXY: '' };
+      // A host that does not resolve: only the proxy can deliver it.
+      const remote = await runSched(
+        ['events', 'send', 'meetingScheduled', '--to', 'http://receiver.sched-test.invalid/hook'],
+        { env },
+      );
+      expect(remote.code, remote.stderr).toBe(0);
+      expect(proxy.connects).toEqual(['receiver.sched-test.invalid:80']);
+      expect(rx.received).toHaveLength(1);
+      // The user's own machine: straight there (a proxy cannot reach it).
+      const local = await runSched(['events', 'send', 'meetingScheduled', '--to', rx.url], { env });
+      expect(local.code, local.stderr).toBe(0);
+      expect(proxy.connects).toHaveLength(1);
+      expect(rx.received).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('Ctrl-C while waiting for the answer: exit 130, and it may have arrived', async () => {

@@ -1,10 +1,10 @@
 // postRaw: one POST of raw bytes, as a webhook sender makes it. What it sent, what it kept of
-// the answer, and how it words every way of getting no answer.
+// the answer. How it words every way of getting no answer: test/api/receiver-words.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { networkMessage, postRaw } from '../../../src/domain/webhooks/http.js';
+import { postRaw } from '../../../src/domain/webhooks/http.js';
 import { f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
 const tlsDir = fileURLToPath(new URL('../../fixtures/tls', import.meta.url));
@@ -80,22 +80,5 @@ describe('postRaw', () => {
     expect(!r.ok && r.message).toMatch(
       /^the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\)$/,
     );
-  });
-});
-
-describe('networkMessage', () => {
-  const err = (code: string | undefined, message = 'boom') =>
-    Object.assign(new Error(message), code === undefined ? {} : { code });
-  it.each([
-    ['ECONNREFUSED', 'connection refused (is the receiver running?)'],
-    ['ECONNRESET', 'the connection was reset before an answer'],
-    ['ENOTFOUND', 'the host name does not resolve (ENOTFOUND)'],
-    ['EAI_AGAIN', 'the host name does not resolve (EAI_AGAIN)'],
-    ['EHOSTUNREACH', 'the host is unreachable'],
-    ['ENETUNREACH', 'the host is unreachable'],
-    ['EPROTO', 'boom (EPROTO)'],
-    [undefined, 'boom'],
-  ])('%s: %s', (code, message) => {
-    expect(networkMessage(err(code))).toBe(message);
   });
 });

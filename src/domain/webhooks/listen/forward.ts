@@ -69,6 +69,8 @@ export function targetsFor(
 export interface ForwardOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Proxy variables, as for API calls (a loopback target never goes through a proxy). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Waits before each retry; default FORWARD_RETRY_DELAYS_MS. */
   retryDelaysMs?: readonly number[];
 }
@@ -94,7 +96,8 @@ export async function postWithRetries(
   let attempts = 0;
   for (;;) {
     attempts += 1;
-    const r = await postRaw({ url, body, headers, timeoutMs: opts.timeoutMs, signal: opts.signal });
+    const { timeoutMs, signal, env } = opts;
+    const r = await postRaw({ url, body, headers, timeoutMs, signal, env });
     const wait = delays[attempts - 1];
     const report: ForwardReport = r.ok
       ? { url: url.toString(), status: r.status, ms: r.ms, attempts }
