@@ -9,7 +9,15 @@ import {
   type GlobalOptions,
   type OutputFormat,
 } from './context.js';
-import { ExitCode, Interrupted, isSchedError, messageOf, QuietExit, UsageError } from './errors.js';
+import {
+  errorLines,
+  ExitCode,
+  Interrupted,
+  isSchedError,
+  messageOf,
+  QuietExit,
+  UsageError,
+} from './errors.js';
 import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean } from './text/suggest.js';
@@ -36,6 +44,7 @@ import { events } from './commands/events/index.js';
 import { sig } from './commands/sig/index.js';
 import { sandbox } from './commands/sandbox/index.js';
 import { api } from './commands/api/index.js';
+import { mcp } from './commands/mcp/index.js';
 import { complete, completion } from './commands/completion/index.js';
 
 /** package.json's version, put in by the bundler (scripts/build.mjs) and by vitest.config.ts. */
@@ -90,6 +99,7 @@ export const COMMANDS: readonly CommandDef[] = [
   sig,
   sandbox,
   api,
+  mcp,
   completion,
   complete,
 ];
@@ -287,9 +297,7 @@ export function reportError(io: IO, e: unknown, env: Env): number {
   const red = (s: string) => io.colorErr.red(s);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
-    io.err(`${red('error:')} ${e.message}`);
-    for (const d of e.details) io.err(`  ${d}`);
-    if (e.hint) io.err(io.colorErr.dim(`hint: ${e.hint}`));
+    for (const line of errorLines(e, { error: red, hint: (s) => io.colorErr.dim(s) })) io.err(line);
     return e.exitCode;
   }
   const msg = messageOf(e);

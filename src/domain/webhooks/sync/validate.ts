@@ -6,6 +6,7 @@ import { quote } from '../../../text/quote.js';
 import { didYouMeanInline } from '../../../text/suggest.js';
 import { canonicalEventName, eventNameProblem } from '../event-names.js';
 import { urlKey, webhookUrlProblem } from '../url.js';
+import { envSecret } from '../secret.js';
 import type { DesiredWebhook } from './types.js';
 
 export interface Validation {
@@ -172,23 +173,23 @@ export function validateSyncDocument(
         problems.push(
           `${at}.secretEnv: expected the name of an environment variable, found ${describeType(name)}`,
         );
-      } else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
       } else {
-        const value = env[name];
-        if ((value === undefined || value === '') && !unsetSecretEnv.includes(name)) {
-          unsetSecretEnv.push(name);
-        }
-        if (!needSecrets && (value === undefined || value === '')) {
-          secret = '';
+        const found = envSecret(name, env);
+        if (!found.ok && found.problem === 'not-a-name') {
+          problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
+        } else if (found.ok) {
+          secret = found.secret;
           secretSource = { kind: 'env', name };
-        } else if (value === undefined) {
-          problems.push(`${at}.secretEnv: environment variable ${name} is not set`);
-        } else if (value === '') {
-          problems.push(`${at}.secretEnv: environment variable ${name} is empty`);
         } else {
-          secret = value;
-          secretSource = { kind: 'env', name };
+          if (!unsetSecretEnv.includes(name)) unsetSecretEnv.push(name);
+          if (!needSecrets) {
+            secret = '';
+            secretSource = { kind: 'env', name };
+          } else {
+            problems.push(
+              `${at}.secretEnv: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'}`,
+            );
+          }
         }
       }
     } else {
