@@ -10,6 +10,15 @@ import { useConfigDir } from '../../helpers/config-dir.js';
 import { connectMcp, type McpHarness } from '../../helpers/mcp.js';
 import { signPayload } from '../../../src/domain/webhooks/signature.js';
 import { sampleDelivery } from '../../../src/domain/webhooks/sample.js';
+import { f } from '../../helpers/fault-server.js';
+import {
+  HOSTILE,
+  HOSTILE_KEY,
+  hostileValidationBody,
+  startHostileApi,
+  terminalProblems,
+} from '../../helpers/hostile.js';
+import { runSched } from '../../helpers/run.js';
 
 const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // seeded "intro-call", "Intro call"
 const HOOK_SECRET = 'mcp-hook-secret-5d1f0c9a7b';
@@ -350,6 +359,104 @@ describe('sched mcp: cancellation', () => {
       srv.closeAllConnections();
       await new Promise((r) => srv.close(r));
     }
+  });
+});
+
+/** Every string in a JSON value, keys included. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      strings(x, out);
+    }
+  }
+  return out;
+}
+
+describe('sched mcp: a hostile server', () => {
+  it('its escape sequences, controls and invisibles reach no result; its echo of the key is masked', async () => {
+    const api = await startHostileApi();
+    try {
+      const h = await connect({ allowWrite: true }, api.env);
+      const calls = [
+        await h.call('list_meeting_types'),
+        await h.call('list_meeting_types', { query: 'intro' }),
+        await h.call('list_webhooks'),
+        await h.call('create_single_use_link', { meeting_type: INTRO, count: 2 }),
+        await h.call('create_webhook', { url: 'https://hooks.example.com/h', unsigned: true }),
+      ];
+      expect(calls.map((c) => c.isError)).toEqual([false, false, false, false, false]);
+      // The data is there, cleaned: the name's words are kept.
+      expect(calls[0]!.text).toContain('Intro h0');
+      api.on('DELETE', '/api/webhooks/*', f.json(422, hostileValidationBody()));
+      const failed = await h.call('delete_webhook', { uuid: INTRO });
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toMatch(/^error: /);
+      api.on('GET', '/api/webhooks', f.text(500, `upstream said: key ${HOSTILE_KEY} ${HOSTILE}`));
+      const echoed = await h.call('list_webhooks');
+      expect(echoed.isError).toBe(true);
+      expect(echoed.text).not.toContain(HOSTILE_KEY);
+      const replies = h.frames
+        .map((t) => JSON.parse(t) as { result?: unknown })
+        .map((m) => m.result);
+      const texts = strings(replies);
+      expect(texts.join('\n')).not.toContain(HOSTILE_KEY);
+      for (const t of texts) expect(terminalProblems(t), JSON.stringify(t)).toEqual([]);
+      // What was removed was there to remove.
+      expect(terminalProblems(HOSTILE).length).toBeGreaterThan(5);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('sched mcp on stdio (the run)', () => {
+  it('stdout is the protocol only; a client closing stdin still gets every answer; exit 0', async () => {
+    const frame = (id: number, method: string, params: object = {}) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const stdin =
+      [
+        frame(1, 'initialize', {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        }),
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        frame(2, 'tools/list'),
+        frame(3, 'tools/call', { name: 'list_meeting_types', arguments: { limit: 2 } }),
+        frame(4, 'tools/call', {
+          name: 'create_single_use_link',
+          arguments: { meeting_type: 'intro-call' },
+        }),
+      ].join('\n') + '\n';
+    const r = await runSched(['mcp'], { env: env(), stdin });
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    expect(out.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(out.every((m) => m.jsonrpc === '2.0' && m.result)).toBe(true);
+    expect(out[2]!.result.structuredContent.meeting_types).toHaveLength(2);
+    expect(out[3]!.result.structuredContent.links).toHaveLength(1);
+    expect(r.stdout).not.toContain(sb.apiKey);
+    expect(r.stderr).toContain('sched mcp: 5 tools on stdio');
+    allFrames.push(...r.stdout.trimEnd().split('\n'));
+  });
+
+  it('an unknown profile stops it before serving: exit 2, one line', async () => {
+    const r = await runSched(['mcp', '--profile', 'nope'], { env: env(), stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .*profile "nope"/);
+  });
+
+  it('--read-only and --allow-write together are a usage error', async () => {
+    const r = await runSched(['mcp', '--read-only', '--allow-write'], { env: env(), stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--read-only and --allow-write contradict each other');
   });
 });
 
