@@ -91,6 +91,7 @@ async function inspect(args: string[], flags: string[] = []) {
 async function inspectOk(args: string[], flags: string[] = []) {
   const r = await inspect(args, flags);
   expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Inspector's JSON, read by tests
   return JSON.parse(r.out) as Record<string, any>;
 }
 

@@ -436,7 +436,14 @@ describe('sched mcp on stdio (the run)', () => {
     const out = r.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, any>);
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            id: number;
+            jsonrpc: string;
+            result: { structuredContent: Record<string, unknown[]> };
+          },
+      );
     expect(out.map((m) => m.id)).toEqual([1, 2, 3, 4]);
     expect(out.every((m) => m.jsonrpc === '2.0' && m.result)).toBe(true);
     expect(out[2]!.result.structuredContent.meeting_types).toHaveLength(2);
