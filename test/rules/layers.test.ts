@@ -32,6 +32,12 @@ describe('layer rules', () => {
     ['src/sandbox/planted.ts', "import { api } from '../commands/api/index.js';"],
     ['src/bulk/planted.ts', "import { renderList } from '../output/render.js';"],
     ['src/config/planted.ts', "import { auth } from '../commands/auth/index.js';"],
+    [
+      'src/mcp/planted.ts',
+      "import { resolveMeetingTypes } from '../commands/types/meeting-types.js';",
+    ],
+    ['src/mcp/planted.ts', "import { startSandbox } from '../sandbox/library.js';"],
+    ['src/mcp/planted.ts', "import { createContext } from '../context.js';"],
   ];
   it.each(violations)('%s: %s fails the lint', async (file, code) => {
     expect(await ruleIds(file, `${code}\nexport const planted = 1;\n`)).toContain(
@@ -44,6 +50,7 @@ describe('layer rules', () => {
     ['src/domain/webhooks/planted.ts', "import type { Webhook } from '../../api/types.js';"],
     ['src/commands/planted.ts', "import { createApiClient } from '../api/client.js';"],
     ['src/api/planted.ts', "import { ApiError } from '../errors.js';"],
+    ['src/mcp/planted.ts', "import { webhooks } from '../api/endpoints.js';"],
   ];
   it.each(allowed)('%s: %s passes', async (file, code) => {
     expect(
