@@ -46,6 +46,11 @@ export const LAYERS = [
     'the sandbox shares only api/types (and the import-free api/url, config/ownership) with the client (a bug in one must not hide in the other).',
   ),
   layer(
+    ['src/mcp/**/*.ts'],
+    [...UPWARD, '**/sandbox/**', '**/output/**', '**/config/**', '**/context.js', '**/io.js'],
+    'mcp/ maps tools to the API and the domain: the command gives it the client and the context, it imports neither.',
+  ),
+  layer(
     ['src/bulk/**/*.ts', 'src/config/**/*.ts', 'src/http/**/*.ts', 'src/text/**/*.ts'],
     [...UPWARD, ...CONTEXT, '**/output/**'],
     'a lower layer never imports commands/, cli.ts, the context or output/.',

@@ -16,6 +16,7 @@ __sched_sub() {
     '|sig') REPLY='sig' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|api') REPLY='api' ;;
+    '|mcp') REPLY='mcp' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
     'auth|login') REPLY='auth login' ;;
@@ -47,7 +48,7 @@ __sched_sub() {
 __sched_commands() {
   REPLY=''
   case "$1" in
-    '') REPLY='auth profiles types link webhooks events sig sandbox api completion help' ;;
+    '') REPLY='auth profiles types link webhooks events sig sandbox api mcp completion help' ;;
     'auth') REPLY='login status logout' ;;
     'profiles') REPLY='ls' ;;
     'types') REPLY='list' ;;
@@ -94,6 +95,7 @@ __sched_flags() {
     'sandbox meetings') REPLY='--api-key --help' ;;
     'sandbox deliveries') REPLY='--api-key --event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
+    'mcp') REPLY='--read-only --allow-write --sandbox --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
   esac
@@ -246,7 +248,7 @@ __sched_argument_value() {
     'events send|0') REPLY='w:meetingScheduled meetingCancelled meetingRescheduled' ;;
     'api|0') REPLY='w:/users/me/meeting-types /single-use-link /webhooks /webhooks/' ;;
     'completion|0') REPLY='w:bash zsh fish' ;;
-    'help|0') REPLY='w:auth profiles types link webhooks events sig sandbox api completion help environment exit-codes' ;;
+    'help|0') REPLY='w:auth profiles types link webhooks events sig sandbox api mcp completion help environment exit-codes' ;;
     *) return 1 ;;
   esac
 }

@@ -211,6 +211,45 @@ function background(label, argv, extraEnv = {}) {
   return bg;
 }
 
+/**
+ * `sched mcp` as an AI assistant starts it: the handshake and `tools/list` on its stdin, stdin
+ * closed; returns the tools it answered with.
+ */
+async function mcpTools() {
+  checkStopped();
+  const frames = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'sched-demo', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const child = track(
+    spawn(process.execPath, [BIN, 'mcp'], { cwd: workDir, env: childEnv, stdio: 'pipe' }),
+  );
+  let stdout = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', () => {});
+  child.stdin.end(frames.map((f) => JSON.stringify(f)).join('\n') + '\n');
+  const code = await new Promise((resolve) => child.once('close', (c) => resolve(c)));
+  const answer = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((m) => m.id === 2);
+  if (code !== 0 || !answer?.result) {
+    throw new DemoError(`\`sched mcp\` exited ${code} without listing its tools`);
+  }
+  return answer.result.tools;
+}
+
 function notExited(bg) {
   if (bg.exited) {
     const why = bg.exited.error
@@ -551,6 +590,19 @@ async function tour(state) {
     'Where the key comes from (here the environment), masked, and whether the API accepts it.',
   );
   await sched(['auth', 'status']);
+
+  // ── for AI assistants
+  heading(
+    'Serve the tools to an AI assistant',
+    'sched mcp speaks the Model Context Protocol on stdio, with the same key and base URL.\n' +
+      'Here the handshake and tools/list go in on stdin; webhooks change only with --allow-write.',
+  );
+  showCommand(['sched', 'mcp'], dim('   # stdin: initialize, tools/list'));
+  for (const t of await mcpTools()) {
+    const a = t.annotations ?? {};
+    const kind = a.readOnlyHint ? green('read-only') : yellow('creates');
+    out(`  ${cyan(t.name.padEnd(26))} ${kind.padEnd(useColor ? 19 : 9)}  ${t.title}`);
+  }
 
   // ── clean up
   heading('Clean up', 'Delete the webhook, stop the listener (as Ctrl-C would) and the sandbox.');

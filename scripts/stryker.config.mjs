@@ -30,6 +30,7 @@ export default {
     'src/text/sanitize.ts',
     'src/mask.ts',
     'src/config/trust.ts',
+    'src/mcp/tools.ts',
   ],
   // Not copied into Stryker's sandbox: build output (rebuilt by other test runs meanwhile),
   // coverage data and reports.

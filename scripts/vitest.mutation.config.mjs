@@ -29,6 +29,8 @@ export default {
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
       'test/commands/sig/sig.test.ts',
+      'test/mcp/tools.test.ts',
+      'test/commands/mcp/serve.test.ts',
     ],
     globalSetup: [],
   },

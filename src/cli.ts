@@ -9,7 +9,15 @@ import {
   type GlobalOptions,
   type OutputFormat,
 } from './context.js';
-import { ExitCode, Interrupted, isSchedError, messageOf, QuietExit, UsageError } from './errors.js';
+import {
+  errorLines,
+  ExitCode,
+  Interrupted,
+  isSchedError,
+  messageOf,
+  QuietExit,
+  UsageError,
+} from './errors.js';
 import type { IO } from './io.js';
 import { withCsvBom } from './output/csv.js';
 import type { Prompter } from './prompt.js';
@@ -39,6 +47,7 @@ import { events } from './commands/events/index.js';
 import { sig } from './commands/sig/index.js';
 import { sandbox } from './commands/sandbox/index.js';
 import { api } from './commands/api/index.js';
+import { mcp } from './commands/mcp/index.js';
 import { complete, completion } from './commands/completion/index.js';
 
 /** package.json's version, put in by the bundler (scripts/build.mjs) and by vitest.config.ts. */
@@ -96,6 +105,7 @@ export const COMMANDS: readonly CommandDef[] = [
   sig,
   sandbox,
   api,
+  mcp,
   completion,
   complete,
 ];
@@ -324,9 +334,9 @@ export function reportError(io: IO, e: unknown, env: Env, name = 'sched'): numbe
   const said = (s: string) => asInvoked(s, name);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
-    io.err(`${red('error:')} ${said(e.message)}`);
-    for (const d of e.details) io.err(`  ${said(d)}`);
-    if (e.hint) io.err(io.colorErr.dim(`hint: ${said(e.hint)}`));
+    for (const line of errorLines(e, { error: red, hint: (s) => io.colorErr.dim(s) })) {
+      io.err(said(line));
+    }
     return e.exitCode;
   }
   const msg = messageOf(e);

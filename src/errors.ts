@@ -189,6 +189,20 @@ export function asSchedError(e: unknown): SchedError {
   return isSchedError(e) ? e : new SchedError(messageOf(e), ExitCode.failure);
 }
 
+/**
+ * How an error is told (on stderr by the CLI, in a tool result by `sched mcp`): `error:` and the
+ * message, the detail lines indented, then `hint:`. `paint` colours the two labels.
+ */
+export function errorLines(
+  e: SchedError,
+  paint: { error?: (s: string) => string; hint?: (s: string) => string } = {},
+): string[] {
+  const lines = [`${(paint.error ?? String)('error:')} ${e.message}`];
+  for (const d of e.details) lines.push(`  ${d}`);
+  if (e.hint) lines.push((paint.hint ?? String)(`hint: ${e.hint}`));
+  return lines;
+}
+
 export function isSchedError(e: unknown): e is SchedError {
   return e instanceof SchedError;
 }

@@ -46,9 +46,9 @@ describe('dist/', () => {
     .filter((f) => f.endsWith('.js'))
     .map((f) => ({ name: f, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
 
-  it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
-    // Every file it loads when imported: its static imports, followed.
-    const byName = new Map(files.map((f) => [f.name, f.text]));
+  const byName = new Map(files.map((f) => [f.name, f.text]));
+  /** Every file `entry` loads when imported: its static imports, followed. */
+  const staticClosure = (entry: string): Set<string> => {
     const seen = new Set<string>();
     const visit = (name: string) => {
       if (seen.has(name)) return;
@@ -60,7 +60,35 @@ describe('dist/', () => {
         visit(path.posix.normalize(path.posix.join(path.posix.dirname(name), m[1] ?? m[2]!)));
       }
     };
-    visit('sandbox.js');
+    visit(entry);
+    return seen;
+  };
+
+  it('the MCP SDK is loaded by `sched mcp` alone: no other entry or command chunk holds a byte of it', () => {
+    // The SDK and what only it brings (zod). ajv is not listed: conf bundles the same copy.
+    const SDK = ['node_modules/@modelcontextprotocol/', 'node_modules/zod/'];
+    const holds = (name: string) => SDK.some((m) => (byName.get(name) ?? '').includes(`// ${m}`));
+    const mcpChunk = files.find((f) => f.text.includes('// src/commands/mcp/serve.ts'));
+    expect(mcpChunk, 'the chunk of sched mcp').toBeDefined();
+    expect([...staticClosure(mcpChunk!.name)].some(holds), 'sched mcp loads the SDK').toBe(true);
+    // Every other starting point: the entries, and each command's own chunk (a verb's run).
+    const others = files
+      .filter(
+        (f) =>
+          f.name === 'main.js' ||
+          f.name === 'sandbox.js' ||
+          (/^\/\/ src\/commands\/(?!mcp\/)/m.test(f.text) && f !== mcpChunk),
+      )
+      .map((f) => f.name);
+    expect(others.length).toBeGreaterThan(10);
+    for (const start of others) {
+      const loaded = [...staticClosure(start)].filter(holds);
+      expect(loaded, `${start} loads the MCP SDK`).toEqual([]);
+    }
+  });
+
+  it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
+    const seen = staticClosure('sandbox.js');
     expect(seen.size).toBeGreaterThan(1);
     const loaded = [...seen].map((n) => byName.get(n) ?? '').join('\n');
     expect(loaded).toContain('// src/sandbox/library.ts');

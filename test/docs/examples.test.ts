@@ -5,7 +5,7 @@
 // directory that is also $HOME, logged in to the sandbox as the profiles `default` and `staging`.
 // An example that needs a file, a meeting or a receiver shows how to make it on a line before.
 //
-// The servers (`sched sandbox`, `sched webhooks listen`) are run until they serve: started with
+// The servers (`sched sandbox`, `sched webhooks listen`, `sched mcp`) are run until they serve: started with
 // --port 0 unless the example chose a port, left running for a moment, then stopped with SIGTERM,
 // their normal end. Background jobs (`… &`) run as written.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,14 +37,17 @@ async function examplesOf(page: string): Promise<string[]> {
 }
 
 /** A server example as the runner runs it: until it serves, then stopped (see above). */
-const SERVER = /\bsched (sandbox(?! (book|cancel|reschedule|meetings|deliveries)\b)|webhooks listen)\b/;
+const SERVER = /\bsched (sandbox(?! (book|cancel|reschedule|meetings|deliveries)\b)|webhooks listen|mcp)\b/;
+/** The servers that listen on a port (`sched mcp` serves on stdio). */
+const LISTENS = /\bsched (sandbox|webhooks listen)\b/;
 
 function scriptLine(line: string): string {
   if (RUN_ELSEWHERE[line]) return `: ${line}`;
   if (!SERVER.test(line) || /&(\s+sleep \d+)?\s*$/.test(line)) return line;
-  const own = /--port \d+/.test(line)
-    ? line
-    : line.replace(SERVER, (m) => `${m} --port 0`);
+  const own =
+    /--port \d+/.test(line) || !LISTENS.test(line)
+      ? line
+      : line.replace(SERVER, (m) => `${m} --port 0`);
   return `serve ${JSON.stringify(own)}`;
 }
 

@@ -56,11 +56,12 @@ function commandPaths(code: string): string[] {
       'sig',
       'sandbox',
       'api',
+      'mcp',
       'completion',
       'help',
     ];
     if (!known.includes(words[0]!)) continue;
-    const withVerb = ['sandbox', 'api', 'completion', 'help'].includes(words[0]!)
+    const withVerb = ['sandbox', 'api', 'mcp', 'completion', 'help'].includes(words[0]!)
       ? words[0] === 'sandbox' && ['book', 'cancel', 'reschedule'].includes(words[1] ?? '')
         ? words.slice(0, 2)
         : words.slice(0, 1)
@@ -76,6 +77,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'auth login': 'test/commands/auth/auth.test.ts',
   completion: 'test/completion/shells.test.ts',
   help: 'test/cli.test.ts',
+  mcp: 'test/e2e/mcp-inspector.test.ts',
 };
 
 /** What some examples must print, beyond succeeding (the comments in the pages promise it). */

@@ -107,6 +107,7 @@ describe('npm run demo', () => {
       'Book the used link again',
       'List webhooks',
       'Check the credentials',
+      'Serve the tools to an AI assistant',
       'Clean up',
     ];
     let at = -1;
@@ -165,6 +166,9 @@ describe('npm run demo', () => {
     expect(out).toMatch(/\$ sched webhooks rm --url \S+ --yes\n[0-9a-f-]{36}\n/);
     expect(out).toMatch(/stopped listening on .* after 3 deliveries/);
     expect(out).toContain('Sandbox stopped.');
+    expect(out).toMatch(/^ {2}list_meeting_types +read-only +List meeting types$/m);
+    expect(out).toMatch(/^ {2}create_single_use_link +creates +Create single-use booking links$/m);
+    expect(out).not.toMatch(/create_webhook/);
     expect(out).toMatch(/✓ Tour complete in [\d.]+ s\./);
     // `sched` is not on the PATH of a fresh clone: the last line says how to run it.
     expect(out).toMatch(/not on your PATH yet: run npm link .* or call it as \.\/bin\/sched\.js/);

@@ -39,6 +39,12 @@ describe('layer rules', () => {
     ['src/domain/webhooks/planted.ts', "import type { Context } from '../../context.js';"],
     ['src/domain/webhooks/planted.ts', "import type { Prompter } from '../../prompt.js';"],
     ['src/http/planted.ts', "import { type Context } from '../context.js';"],
+    [
+      'src/mcp/planted.ts',
+      "import { resolveMeetingTypes } from '../commands/types/meeting-types.js';",
+    ],
+    ['src/mcp/planted.ts', "import { startSandbox } from '../sandbox/library.js';"],
+    ['src/mcp/planted.ts', "import { createContext } from '../context.js';"],
   ];
   it.each(violations)('%s: %s fails the lint', async (file, code) => {
     expect(await ruleIds(file, `${code}\nexport const planted = 1;\n`)).toContain(
@@ -53,6 +59,7 @@ describe('layer rules', () => {
     ['src/api/planted.ts', "import { ApiError } from '../errors.js';"],
     ['src/output/planted.ts', "import type { OutputFormat } from './formats.js';"],
     ['src/domain/webhooks/planted.ts', "import type { IO } from '../../io.js';"],
+    ['src/mcp/planted.ts', "import { webhooks } from '../api/endpoints.js';"],
   ];
   it.each(allowed)('%s: %s passes', async (file, code) => {
     expect(

@@ -24,8 +24,11 @@ export interface ResolvedMeetingType {
   uuid: string;
 }
 
+/** What resolving needs of the context: the signal that stops it (a command's, or a tool call's). */
+export type Cancellable = Pick<Context, 'signal'>;
+
 /** Every meeting type of the account (all pages). */
-export async function allMeetingTypes(ctx: Context, client: ApiClient): Promise<MeetingType[]> {
+export async function allMeetingTypes(ctx: Cancellable, client: ApiClient): Promise<MeetingType[]> {
   const { meetingTypes } = await import('../../api/endpoints.js');
   const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
   const list: MeetingType[] = [];
@@ -97,7 +100,7 @@ export function checkMeetingTypeRefs(refs: readonly string[]): void {
  * closest slugs; all of them are named at once.
  */
 export async function resolveMeetingTypes(
-  ctx: Context,
+  ctx: Cancellable,
   client: ApiClient,
   refs: readonly string[],
 ): Promise<ResolvedMeetingType[]> {

@@ -6,3 +6,24 @@ import { randomBytes } from 'node:crypto';
 export function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/** The form of an environment variable name (a sync file's `secretEnv`, `sched mcp`'s `secret_env`). */
+export function isEnvName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
+/**
+ * A signing secret named by an environment variable: its value, or why there is none. The one
+ * rule for every caller that takes a secret by the name of a variable (sync's `secretEnv`, the
+ * MCP server's `secret_env`), so a secret never has to be written where it would be kept.
+ */
+export type EnvSecret =
+  { ok: true; secret: string } | { ok: false; problem: 'not-a-name' | 'unset' | 'empty' };
+
+export function envSecret(name: string, env: Record<string, string | undefined>): EnvSecret {
+  if (!isEnvName(name)) return { ok: false, problem: 'not-a-name' };
+  const value = Object.hasOwn(env, name) ? env[name] : undefined;
+  if (value === undefined) return { ok: false, problem: 'unset' };
+  if (value === '') return { ok: false, problem: 'empty' };
+  return { ok: true, secret: value };
+}

@@ -6,6 +6,7 @@ import { quote } from '../../../text/quote.js';
 import { didYouMeanInline } from '../../../text/suggest.js';
 import { canonicalEventName, defaultEvents, eventNameProblem } from '../event-names.js';
 import { urlKey, webhookUrlProblem } from '../url.js';
+import { envSecret } from '../secret.js';
 import type { DesiredWebhook } from './types.js';
 
 export interface Validation {
@@ -241,17 +242,17 @@ function checkSecretEnv(name: unknown, at: string, c: Checking): Secret | undefi
     );
     return undefined;
   }
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+  const found = envSecret(name, c.env);
+  if (!found.ok && found.problem === 'not-a-name') {
     c.problems.push(`${at}.secretEnv: ${quote(name, 200)} is not an environment variable name`);
     return undefined;
   }
-  const value = c.env[name];
   const secretSource = { kind: 'env', name } as const;
-  if (value !== undefined && value !== '') return { secret: value, secretSource };
+  if (found.ok) return { secret: found.secret, secretSource };
   if (!c.unsetSecretEnv.includes(name)) c.unsetSecretEnv.push(name);
   if (!c.needSecrets) return { secret: '', secretSource };
   c.problems.push(
-    `${at}.secretEnv: environment variable ${name} is ${value === undefined ? 'not set' : 'empty'}`,
+    `${at}.secretEnv: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'}`,
   );
   return undefined;
 }

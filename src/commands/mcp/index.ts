@@ -1,0 +1,22 @@
+import { command } from '../define.js';
+import { mcpInput } from './inputs.js';
+
+export const mcp = command({
+  name: 'mcp',
+  description:
+    'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): ' +
+    'by default the tools list, mint single-use links, verify signatures and sample events; ' +
+    '--read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write',
+  input: mcpInput,
+  examples: [
+    '# an assistant starts it; its configuration: {"command": "sched", "args": ["mcp"]}',
+    'sched mcp                 # lists, single-use links, verify, sample (the default)',
+    'sched mcp --read-only     # only tools that change nothing',
+    'sched mcp --allow-write   # also create_webhook and delete_webhook',
+    'sched mcp --sandbox       # against an embedded sandbox: try every tool without an account',
+    'sched mcp --profile staging   # the key and base URL of a profile, as for every command',
+  ],
+  exitCodes: [[0, 'the client closed the connection (stdin), or Ctrl-C / SIGTERM']],
+  formats: ['table'],
+  load: () => import('./serve.js'),
+});

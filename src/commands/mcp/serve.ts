@@ -1,0 +1,136 @@
+// `sched mcp`: the Model Context Protocol on stdio until the client closes stdin (or Ctrl-C /
+// SIGTERM). stdout carries the protocol and nothing else: every frame goes through a writer
+// that masks the API key and every secret read while serving; notes go to stderr. The key and
+// base URL come from the profile and environment as for every command (ctx.api(), which says
+// on stderr what the environment overrides before the first write); with --sandbox, from an
+// embedded sandbox on a free loopback port instead.
+import { Writable } from 'node:stream';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
+import { masker, proxyCredentials, type Mask } from '../../mask.js';
+import { whenAborted } from '../../errors.js';
+import { createMcpServer } from '../../mcp/server.js';
+import { toolsFor, type Access, type ToolDeps } from '../../mcp/tools.js';
+import { quote } from '../../text/quote.js';
+import { plural } from '../../text/plural.js';
+import { LOCAL_HOST } from '../define.js';
+import { resolveMeetingTypes } from '../types/meeting-types.js';
+import type { McpOptions } from './inputs.js';
+
+export interface McpSession {
+  server: Server;
+  /** Resolves once no call is in flight. */
+  idle(): Promise<void>;
+  /** The mask of every secret known so far: the key, secrets read from secret_env, proxy passwords. */
+  mask(): Mask;
+  /** Cancels the calls in flight; the server is closed by whoever connected it. */
+  stop(): void;
+}
+
+export function accessOf(opts: McpOptions): Access {
+  if (opts.readOnly === true) return 'read-only';
+  if (opts.allowWrite === true) return 'write';
+  return 'default';
+}
+
+/** The server, not yet connected: the run connects it to stdio, the tests to memory. */
+export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSession> {
+  const { io } = ctx;
+  const secrets = new Set<string>(proxyCredentials(ctx.env));
+  let mask = masker([...secrets]);
+  const addSecrets = (list: readonly (string | undefined)[]) => {
+    const before = secrets.size;
+    for (const s of list) if (s) secrets.add(s);
+    if (secrets.size === before) return;
+    mask = masker([...secrets]);
+    io.addSecrets([...secrets]);
+  };
+  const access = accessOf(opts);
+  const sandbox = opts.sandbox === true;
+
+  let api: () => Promise<ApiClient>;
+  if (sandbox) {
+    const { startSandbox } = await import('../../sandbox/library.js');
+    const sb = await startSandbox({ host: LOCAL_HOST, port: 0 });
+    ctx.defer(() => sb.close());
+    addSecrets([sb.apiKey]);
+    const client = ctx.apiFor(sb.baseUrl, sb.apiKey);
+    api = () => client;
+    io.err(`sched mcp: serving against an embedded sandbox at ${sb.baseUrl} (nothing real).`);
+  } else {
+    // An unknown profile stops here (exit 2), before any client connects.
+    const creds = await ctx.credentials();
+    addSecrets([creds.apiKey]);
+    if (!creds.apiKey) {
+      io.err(
+        `sched mcp: no API key for profile ${quote(creds.profile)}: the account tools will answer ` +
+          'with an error (run `sched auth login` or set SCHED_API_KEY); verify and sample work.',
+      );
+    }
+    api = () => ctx.api();
+  }
+
+  const stopped = new AbortController();
+  const deps: ToolDeps = {
+    api,
+    resolveMeetingType: async (client, ref, signal) =>
+      (await resolveMeetingTypes({ signal }, client, [ref]))[0]!,
+    env: ctx.env,
+    addSecrets,
+  };
+  const { server, idle } = createMcpServer({
+    access,
+    sandbox,
+    version: ctx.version,
+    deps,
+    mask: () => mask,
+    signal: stopped.signal,
+  });
+  const n = toolsFor(access).length;
+  io.err(
+    `sched mcp: ${plural(n, 'tool')} on stdio (${access === 'write' ? '--allow-write' : access === 'read-only' ? '--read-only' : 'default: no webhook changes'}); stop with Ctrl-C or by closing stdin.`,
+  );
+  return { server, idle, mask: () => mask, stop: () => stopped.abort() };
+}
+
+/**
+ * stdout for the transport: each frame (one JSON line, written whole) masked once more, so no
+ * secret reaches the client whatever a result, an error or the SDK put in it.
+ */
+export function maskingWriter(out: NodeJS.WritableStream, mask: () => Mask): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      // A client that went away (EPIPE) ends the session through stdout's 'close', not here.
+      out.write(mask()(chunk.toString()), () => done());
+    },
+  });
+}
+
+export async function run(ctx: Context, opts: McpOptions): Promise<void> {
+  const session = await startMcp(ctx, opts);
+  const { io } = ctx;
+  const transport = new StdioServerTransport(io.stdin, maskingWriter(io.stdout, session.mask));
+  // The client closed stdin: the calls in flight still get their answers. Ctrl-C, SIGTERM or a
+  // closed stdout: they are cancelled (their requests aborted).
+  const ended = new Promise<'drain' | 'stop'>((resolve) => {
+    io.stdin.once('end', () => resolve('drain'));
+    io.stdin.once('close', () => resolve('drain'));
+    io.stdout.once('close', () => resolve('stop'));
+    io.stdout.once('error', () => resolve('stop'));
+    ctx.signal.addEventListener('abort', () => resolve('stop'), { once: true });
+  });
+  await session.server.connect(transport);
+  const closed = new Promise<void>((resolve) => {
+    const before = session.server.onclose;
+    session.server.onclose = () => {
+      before?.();
+      resolve();
+    };
+  });
+  const how = await Promise.race([ended, closed.then(() => 'stop' as const)]);
+  if (how === 'drain') await Promise.race([session.idle(), whenAborted(ctx.signal)]);
+  session.stop();
+  await session.server.close();
+}

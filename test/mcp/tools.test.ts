@@ -1,0 +1,225 @@
+// The tool table of `sched mcp` without a transport or a server: which level lists what, the
+// annotations of each tool, the refusals and the argument checks (all before any request: the
+// client given here fails the test if asked for), the secret rule and the error wording.
+import { describe, expect, it } from 'vitest';
+import {
+  annotationsOf,
+  callTool,
+  failureText,
+  refusal,
+  TOOLS,
+  toolsFor,
+  withoutSecret,
+  type Access,
+  type ToolDeps,
+} from '../../src/mcp/tools.js';
+import { AuthError, UsageError } from '../../src/errors.js';
+import { signPayload } from '../../src/domain/webhooks/signature.js';
+import type { Webhook } from '../../src/api/types.js';
+
+const noApi: ToolDeps = {
+  api: () => Promise.reject(new Error('no request may be made')),
+  resolveMeetingType: () => Promise.reject(new Error('no lookup may be made')),
+  env: { HOOK: 'hook-secret-1234', EMPTY: '' },
+  addSecrets: () => {},
+};
+
+async function fails(name: string, args: unknown, access: Access = 'write', deps = noApi) {
+  try {
+    await callTool(name, args, { access, deps, signal: new AbortController().signal });
+  } catch (e) {
+    return failureText(e);
+  }
+  throw new Error(`${name} did not fail`);
+}
+
+describe('levels and annotations', () => {
+  it.each([
+    [
+      'read-only',
+      ['list_meeting_types', 'list_webhooks', 'verify_webhook_signature', 'sample_event'],
+    ],
+    [
+      'default',
+      [
+        'list_meeting_types',
+        'create_single_use_link',
+        'list_webhooks',
+        'verify_webhook_signature',
+        'sample_event',
+      ],
+    ],
+    ['write', TOOLS.map((t) => t.name)],
+  ] as const)('%s lists %j', (access, names) => {
+    expect(toolsFor(access).map((t) => t.name)).toEqual(names);
+  });
+
+  it.each([
+    // name, readOnly, destructive, idempotent, openWorld (against the service)
+    ['list_meeting_types', true, false, true, true],
+    ['create_single_use_link', false, false, false, true],
+    ['list_webhooks', true, false, true, true],
+    ['create_webhook', false, false, false, true],
+    ['delete_webhook', false, true, true, true],
+    ['verify_webhook_signature', true, false, true, false],
+    ['sample_event', true, false, true, false],
+  ] as const)(
+    '%s: readOnly %s, destructive %s, idempotent %s, openWorld %s',
+    (name, ro, de, id, ow) => {
+      const def = TOOLS.find((t) => t.name === name)!;
+      expect(annotationsOf(def, { sandbox: false })).toEqual({
+        title: def.title,
+        readOnlyHint: ro,
+        destructiveHint: de,
+        idempotentHint: id,
+        openWorldHint: ow,
+      });
+      expect(annotationsOf(def, { sandbox: true }).openWorldHint).toBe(false);
+    },
+  );
+});
+
+describe('refusals', () => {
+  it.each([
+    ['create_webhook', 'default', '--allow-write', 'restart it as `sched mcp --allow-write`'],
+    [
+      'delete_webhook',
+      'read-only',
+      '--allow-write',
+      'restart it as `sched mcp --allow-write` (without --read-only)',
+    ],
+    ['create_single_use_link', 'read-only', '--read-only', 'restart it without --read-only'],
+  ] as const)('%s under %s names %s', async (name, access, flag, hint) => {
+    const text = await fails(name, {}, access);
+    expect(text.split('\n')[0]).toContain(flag);
+    expect(text).toContain(`hint: ${hint}`);
+    expect(refusal(name, access)).toBeInstanceOf(UsageError);
+  });
+
+  it('an unknown tool: the nearest name, and the tools there are', async () => {
+    expect(await fails('sample_events', {}, 'read-only')).toBe(
+      'error: unknown tool "sample_events" (did you mean "sample_event"?)\n' +
+        'hint: the tools are list_meeting_types, list_webhooks, verify_webhook_signature, sample_event',
+    );
+  });
+});
+
+describe('arguments, checked before any request', () => {
+  it.each([
+    ['list_meeting_types', 'x', 'list_meeting_types: the arguments must be an object'],
+    ['list_meeting_types', { limit: 0 }, 'limit must be from 1 to 100; got 0'],
+    ['list_meeting_types', { limit: 101 }, 'limit must be from 1 to 100; got 101'],
+    ['list_meeting_types', { page: 1.5 }, 'page must be a whole number'],
+    ['list_meeting_types', { all: 'yes' }, 'all must be true or false'],
+    ['list_meeting_types', { query: 7 }, 'query must be a string'],
+    [
+      'list_meeting_types',
+      { query: 'x'.repeat(201) },
+      'query is too long (at most 200 characters)',
+    ],
+    ['create_single_use_link', {}, 'create_single_use_link: meeting_type is required'],
+    [
+      'create_single_use_link',
+      { meeting_type: 'a', count: 26 },
+      'count must be from 1 to 25; got 26',
+    ],
+    ['create_webhook', { url: 'ftp://x' }, 'url must be an absolute http(s) URL'],
+    ['create_webhook', { url: 'https://x.example/h', events: [] }, 'events is empty'],
+    ['create_webhook', { url: 'https://x.example/h', events: 'all' }, 'events must be a list'],
+    ['create_webhook', { url: 'https://x.example/h', events: ['nope'] }, 'unknown event "nope"'],
+    ['create_webhook', { url: 'https://x.example/h' }, 'a signing secret is needed'],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', secret_env: 'HOOK', unsigned: true },
+      'give secret_env or unsigned, not both',
+    ],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', secret_env: 'hook-secret-1234' },
+      'secret_env: "hook-secret-1234" is not an environment variable name',
+    ],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', secret_env: 'EMPTY' },
+      'secret_env: environment variable EMPTY is empty in the server process',
+    ],
+    ['delete_webhook', { uuid: 'abc' }, 'uuid: "abc" is not a webhook UUID'],
+    ['verify_webhook_signature', { payload: 'p', signature: ' ' }, 'signature is empty'],
+    [
+      'verify_webhook_signature',
+      { payload: 'p', signature: 's', secret_env: 'UNSET_X' },
+      'secret_env: environment variable UNSET_X is not set in the server process',
+    ],
+    ['sample_event', { event: 'meetingBooked' }, 'unknown event "meetingBooked"'],
+    ['sample_event', { event: 'x', extra: 1 }, 'sample_event: unknown argument "extra"'],
+  ])('%s %j: %s', async (name, args, message) => {
+    const text = await fails(name, args);
+    expect(text.split('\n')[0]).toContain(message);
+  });
+
+  it('no message quotes a secret it read', async () => {
+    const text = await fails('create_webhook', {
+      url: 'https://x.example/h',
+      secret_env: 'HOOK',
+      events: ['nope'],
+    });
+    expect(text).not.toContain('hook-secret-1234');
+  });
+});
+
+describe('the tools that need no account', () => {
+  const call = (name: string, args: unknown, deps: ToolDeps = noApi) =>
+    callTool(name, args, { access: 'read-only', deps, signal: new AbortController().signal });
+
+  it('verify: valid with the secret the variable holds, which is added to the masked secrets', async () => {
+    const added: string[] = [];
+    const deps = { ...noApi, addSecrets: (l: readonly string[]) => added.push(...l) };
+    const ok = await call(
+      'verify_webhook_signature',
+      {
+        payload: 'body',
+        signature: ` ${signPayload('hook-secret-1234', 'body')}\n`,
+        secret_env: 'HOOK',
+      },
+      deps,
+    );
+    expect(ok.structured).toEqual({ valid: true, reason: null });
+    expect(ok.text).toBe('valid: the signature matches the payload (secret from HOOK)');
+    expect(added).toEqual(['hook-secret-1234']);
+    const bad = await call(
+      'verify_webhook_signature',
+      { payload: 'body', signature: 'x', secret_env: 'HOOK' },
+      deps,
+    );
+    expect(bad.structured.valid).toBe(false);
+    expect(bad.text).toBe(`invalid: ${String(bad.structured.reason)}`);
+  });
+
+  it('sample: the payload as structured content, and its exact JSON in the text', async () => {
+    const r = await call('sample_event', { event: ' MeetingCancelled ' });
+    expect(r.structured.event).toBe('meetingCancelled');
+    const json = JSON.stringify(r.structured);
+    expect(r.text).toBe(
+      `A sample meetingCancelled delivery body (${Buffer.byteLength(json)} bytes, compact JSON as the service sends it):\n${json}`,
+    );
+  });
+});
+
+describe('results and failures', () => {
+  it('withoutSecret: a secret the service sent becomes ****; null and absent stay', () => {
+    const w = { uuid: 'u', url: 'https://x', events: [], created_at: '' } as unknown as Webhook;
+    expect(withoutSecret({ ...w, secret: 's3cret-value' })).toEqual({ ...w, secret: '****' });
+    expect(withoutSecret({ ...w, secret: null })).toEqual({ ...w, secret: null });
+    expect(withoutSecret(w)).toBe(w);
+  });
+
+  it('failureText: the CLI words, details indented, the hint last; a bug says so', () => {
+    expect(failureText(new UsageError('bad', { details: ['one', 'two'], hint: 'do x' }))).toBe(
+      'error: bad\n  one\n  two\nhint: do x',
+    );
+    expect(failureText(new AuthError('no key'))).toBe(
+      'error: no key\nhint: run `sched auth login` or set SCHED_API_KEY',
+    );
+    expect(failureText(new TypeError('oops'))).toBe('error: unexpected failure: oops');
+  });
+});
