@@ -23,6 +23,8 @@ function __schedcli_sub
             echo 'sandbox'
         case '|api'
             echo 'api'
+        case '|mcp'
+            echo 'mcp'
         case '|completion'
             echo 'completion'
         case '|help'
@@ -168,7 +170,7 @@ function __schedcli_values_1
 end
 
 function __schedcli_values_2
-    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
+    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'mcp' 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
 end
 
 complete -c schedcli -f
@@ -192,6 +194,7 @@ complete -c schedcli -f -n '__schedcli_command \'\'' -a 'events' -d 'Sample and 
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'sig' -d 'Compute and verify webhook signatures'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'api' -d 'Make an authenticated request to any API path and print the answer'
+complete -c schedcli -f -n '__schedcli_command \'\'' -a 'mcp' -d 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
 complete -c schedcli -n '__schedcli_at \'\'' -s V -l version -f -d 'print the version'
@@ -307,5 +310,8 @@ complete -c schedcli -n '__schedcli_at \'api\'' -s H -l header -r -f -d 'add a h
 complete -c schedcli -n '__schedcli_at \'api\'' -l paginate -f -d 'read every page of a paged GET and print one array of all items'
 complete -c schedcli -n '__schedcli_at \'api\'' -s i -l include -f -d 'print the status line and the response headers first'
 complete -c schedcli -n '__schedcli_argument \'api\' 0 one' -f -a '(__schedcli_values_1)' -d 'path relative to the base URL, query string included (/webhooks, "webhooks?limit=5")'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l read-only -f -d 'only tools that change nothing: no links minted (lists, verify, sample)'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l allow-write -f -d 'also create_webhook and delete_webhook (off by default)'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l sandbox -f -d 'serve against an embedded sandbox: no account, nothing real touched'
 complete -c schedcli -n '__schedcli_argument \'completion\' 0 one' -f -a 'bash\\t zsh\\t fish\\t' -d 'bash, zsh or fish'
 complete -c schedcli -n '__schedcli_argument \'help\' 0 one' -f -a '(__schedcli_values_2)' -d 'a command path (e.g. "webhooks add") or a topic'
