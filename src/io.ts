@@ -6,7 +6,7 @@
 // format, once every secret the command knows (addSecrets) is masked. JSON stays exact (what
 // cannot pass is written as \uXXXX inside its strings); human text loses escape sequences and
 // control characters; each err() call stays one line.
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { Chalk as ChalkClass, ChalkInstance } from 'chalk';
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { QuietExit } from './errors.js';
@@ -103,6 +103,23 @@ export interface StreamIOOptions {
   columns?: number;
   color: ColorSettings;
   noInput: boolean;
+  /**
+   * chalk's constructor, for colour. Without it every style returns its text unchanged (what
+   * chalk does at level 0): loadProcessIO loads chalk only when colour is possible.
+   */
+  Chalk?: typeof ChalkClass;
+}
+
+/**
+ * Styles without colour: every style, and every chain of styles (`bold.red`), returns its
+ * text as given, the arguments joined by a space, as chalk does at level 0.
+ */
+export const PLAIN_STYLES: ChalkInstance = new Proxy((...text: unknown[]) => text.join(' '), {
+  get: (_target, key) => (key === 'level' ? 0 : PLAIN_STYLES),
+}) as unknown as ChalkInstance;
+
+function styles(Chalk: typeof ChalkClass | undefined, level: 0 | 1 | 2 | 3): ChalkInstance {
+  return Chalk && level > 0 ? new Chalk({ level }) : PLAIN_STYLES;
 }
 
 export function createStreamIO(o: StreamIOOptions): IO {
@@ -113,8 +130,8 @@ export function createStreamIO(o: StreamIOOptions): IO {
     else throw e;
   });
   o.stderr.on('error', () => {});
-  const color = new Chalk({ level: colorLevel(o.stdoutColorTTY ?? o.stdoutIsTTY, o.color) });
-  const colorErr = new Chalk({ level: colorLevel(o.stderrIsTTY, o.color) });
+  const color = styles(o.Chalk, colorLevel(o.stdoutColorTTY ?? o.stdoutIsTTY, o.color));
+  const colorErr = styles(o.Chalk, colorLevel(o.stderrIsTTY, o.color));
   const outPolicy = { color: color.level > 0 };
   const errLinePolicy = { color: colorErr.level > 0, oneLine: true };
   const errRawPolicy = { color: colorErr.level > 0, oneLine: true, redraw: true };
@@ -172,19 +189,34 @@ export function createStreamIO(o: StreamIOOptions): IO {
   };
 }
 
-export function createProcessIO(opts: { color: boolean; noInput: boolean }): IO {
-  return createStreamIO({
-    // process.stdin builds a stream (a tty, pipe or file reader) when first read: most
-    // commands never read stdin, so it is built only when one does (~10 ms of start-up).
-    stdin: () => process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: isatty(0),
-    stdoutIsTTY: Boolean(process.stdout.isTTY) || forcedTTY(process.env),
-    stdoutColorTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    columns: process.stdout.columns,
-    color: { flag: opts.color, env: process.env },
-    noInput: opts.noInput,
-  });
+/**
+ * The IO of the real process, once global flags are known. chalk is loaded only when colour is
+ * possible at all (a terminal, or FORCE_COLOR, and no NO_COLOR; --no-color can only turn it
+ * off): a script's pipe never loads it (its import of node:process alone builds process.stdin
+ * and more; ~7 ms of every start, measured in BENCHMARKS.md).
+ */
+export async function loadProcessIO(): Promise<(opts: { color: boolean; noInput: boolean }) => IO> {
+  const stdoutColorTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const possible = { flag: true, env: process.env };
+  const Chalk =
+    colorLevel(stdoutColorTTY, possible) > 0 || colorLevel(stderrIsTTY, possible) > 0
+      ? (await import('chalk')).Chalk
+      : undefined;
+  return (opts) =>
+    createStreamIO({
+      // process.stdin builds a stream (a tty, pipe or file reader) when first read: most
+      // commands never read stdin, so it is built only when one does (~10 ms of start-up).
+      stdin: () => process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdinIsTTY: isatty(0),
+      stdoutIsTTY: stdoutColorTTY || forcedTTY(process.env),
+      stdoutColorTTY,
+      stderrIsTTY,
+      columns: process.stdout.columns,
+      color: { flag: opts.color, env: process.env },
+      noInput: opts.noInput,
+      Chalk,
+    });
 }

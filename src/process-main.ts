@@ -3,9 +3,9 @@
 // src/binary.ts (the standalone executable). Imports nothing at the top (see src/main.ts).
 
 export async function main(): Promise<void> {
-  const [{ runCli }, { createProcessIO }, { invokedName }] = await Promise.all([
+  const [{ runCli }, makeIO, { invokedName }] = await Promise.all([
     import('./cli.js'),
-    import('./io.js'),
+    import('./io.js').then((m) => m.loadProcessIO()),
     import('./names.js'),
   ]);
 
@@ -30,7 +30,7 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   const code = await runCli(process.argv.slice(2), {
-    io: (o) => createProcessIO(o),
+    io: makeIO,
     env: process.env,
     signal: controller.signal,
     name: invokedName(process.argv[1]),

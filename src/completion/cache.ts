@@ -2,7 +2,9 @@
 // webhook UUIDs), so that a TAB pressed again answers from a file instead of an HTTPS request.
 // One file per profile, base URL and kind in `<schedDir('cache')>/completion/` (0700, files
 // 0600): what the file holds is the candidates, the profile and base URL they came from, and
-// when they expire (`expires`, an ISO time a user can read); never the API key.
+// when they expire (`expires`, an ISO time a user can read); never the API key. The file's
+// name is a hash that includes the key, so a list is reused only with the key that read it
+// (another key, which the server may refuse, asks again).
 // SCHED_COMPLETION_TTL sets the seconds a list is kept (default 60); 0 turns the cache off (no
 // file is read or written). A cache only saves time: nothing here may fail a completion.
 import { makePrivateDir, ownedDir, schedDir } from '../platform-dirs.js';
@@ -13,14 +15,15 @@ export type Cached = Array<[value: string, description?: string]>;
 /** Seconds a list is kept when SCHED_COMPLETION_TTL does not say. */
 export const DEFAULT_COMPLETION_TTL = 60;
 
-/** Whose list it is: a file per profile, base URL and kind. */
+/** Whose list it is: a file per profile, base URL and kind (and key, in the name only). */
 export interface CacheKey {
   profile: string;
   baseUrl: string;
   kind: string;
+  apiKey: string;
 }
 
-interface CacheFile extends CacheKey {
+interface CacheFile extends Omit<CacheKey, 'apiKey'> {
   expires: string;
   candidates: Cached;
 }
@@ -49,7 +52,7 @@ function fileOf(cache: CompletionCache, key: CacheKey): string {
   const hash = process
     .getBuiltinModule('node:crypto')
     .createHash('sha256')
-    .update(JSON.stringify([key.profile, key.baseUrl, key.kind]))
+    .update(JSON.stringify([key.profile, key.baseUrl, key.kind, key.apiKey]))
     .digest('hex')
     .slice(0, 32);
   return process.getBuiltinModule('node:path').join(cache.dir, `${key.kind}-${hash}.json`);

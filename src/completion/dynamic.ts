@@ -61,7 +61,7 @@ async function fromServer(
   const creds = await ctx.credentials();
   if (!creds.apiKey) return [];
   const cache = completionCache(ctx.env);
-  const key = { profile: creds.profile, baseUrl: creds.baseUrl, kind };
+  const key = { profile: creds.profile, baseUrl: creds.baseUrl, kind, apiKey: creds.apiKey };
   const hit = cache && readCached(cache, key);
   if (hit) return hit;
   const [client, endpoints] = await Promise.all([

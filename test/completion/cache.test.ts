@@ -154,6 +154,18 @@ describe('sched __complete meeting-types with the completion cache', () => {
     expect([a.hits.length, b.hits.length]).toEqual([2, 2]);
   });
 
+  it('reuses a list only with the key that read it', async () => {
+    const env = freshHome();
+    await complete(env);
+    // Another key for the same profile and base URL (one the server might refuse) asks again.
+    const other = await complete({ ...env, SCHED_API_KEY: 'sk_test_another_key_5678' });
+    expect(other.stdout).toBe('alpha-call\talpha call (15 min)\n');
+    expect(a.hits.map((h) => h.split(' ').pop())).toEqual([KEY, 'sk_test_another_key_5678']);
+    for (const file of cacheFiles()) {
+      expect(readFileSync(file, 'utf8')).not.toContain('sk_test_another_key_5678');
+    }
+  });
+
   it('is off with SCHED_COMPLETION_TTL=0: every TAB asks, and no file is written', async () => {
     const env = { ...freshHome(), SCHED_COMPLETION_TTL: '0' };
     await complete(env);

@@ -1,5 +1,6 @@
 // An IO over memory buffers: the fake terminal of in-process command tests.
 import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
 import { createStreamIO, type IO } from '../../src/io.js';
 
 export interface BufferIO extends IO {
@@ -40,6 +41,7 @@ export function createBufferIO(
     columns: opts.columns ?? 120,
     color: { flag: opts.color ?? true, env: opts.env ?? {} },
     noInput: opts.noInput ?? false,
+    Chalk,
   });
   return {
     ...io,

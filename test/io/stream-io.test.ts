@@ -2,7 +2,9 @@
 // the environment choose, and what a reader that went away means.
 import { describe, expect, it } from 'vitest';
 import { QuietExit } from '../../src/errors.js';
-import { colorLevel } from '../../src/io.js';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { PassThrough } from 'node:stream';
+import { colorLevel, createStreamIO, PLAIN_STYLES } from '../../src/io.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 
 describe('colorLevel: --no-color, then NO_COLOR, then FORCE_COLOR, then the terminal', () => {
@@ -54,5 +56,36 @@ describe('addSecrets: the gate masks what the command knows, in every stream and
     io.errRaw(`\rlower ${encodeURIComponent(secret).toLowerCase()} abc`);
     expect(io.stdoutText()).toBe(`before ${secret}\nraw **** json "****"\n`);
     expect(io.stderrText()).toBe('url **** form s=****\n\rlower **** abc');
+  });
+});
+
+describe('PLAIN_STYLES: no colour without loading chalk', () => {
+  // What chalk gives at level 0, which the plain styles stand in for when colour is off.
+  const chalk0 = new Chalk({ level: 0 });
+  it.each([
+    ['red', (c: ChalkInstance) => c.red('error:')],
+    ['dim', (c: ChalkInstance) => c.dim('hint: x')],
+    ['a chain', (c: ChalkInstance) => c.bold.yellow('warn')],
+    ['several arguments', (c: ChalkInstance) => c.green('a', 'b', 3)],
+    ['an empty string', (c: ChalkInstance) => c.cyan('')],
+    ['by name', (c: ChalkInstance) => c['cyan']('https://x')],
+  ])('%s', (_name, call) => {
+    expect(call(PLAIN_STYLES)).toBe(call(chalk0));
+    expect(PLAIN_STYLES.level).toBe(0);
+  });
+
+  it('an IO made without chalk has no colour even when colour is asked for', () => {
+    const io = createStreamIO({
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      color: { flag: true, env: { FORCE_COLOR: '1' } },
+      noInput: true,
+    });
+    expect(io.colorErr.red('error:')).toBe('error:');
+    expect(io.color.level).toBe(0);
   });
 });
