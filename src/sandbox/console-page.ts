@@ -91,7 +91,7 @@ th{font-weight:600;color:var(--muted)}
 code,pre,time{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 pre{background:var(--soft);padding:.6rem;white-space:pre-wrap;overflow-wrap:anywhere;max-height:22rem;overflow:auto;margin:0}
 a{color:var(--accent)}
-.link-url,.url,time,.nowrap{white-space:nowrap}
+.link-url,.url,time,td code,.nowrap{white-space:nowrap}
 .delivery summary .url{display:inline-block;max-width:min(100%,40rem);overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}
 .tz{font-size:.8rem}
 html{scroll-padding-bottom:3.5rem}
