@@ -309,6 +309,24 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
     await rx?.close();
   });
 
+  /** Opens the console in a new page (`viewport` when given), runs `steps`, closes the page. */
+  async function onConsole(
+    name: string,
+    viewport: { width: number; height: number } | undefined,
+    steps: (page: Page) => Promise<void>,
+  ): Promise<void> {
+    const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    try {
+      await withShot(page, name, async () => {
+        await page.goto(sb.consoleUrl);
+        await steps(page);
+      });
+    } finally {
+      await page.close();
+    }
+  }
+
   /** The elements matching `selector` that the browser lays out on more than one line. */
   const broken = (page: Page, selector: string) =>
     page.evaluate(
@@ -316,9 +334,7 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
     );
 
   it('shows the latest 10 links, with a way to see all 200 and back', async () => {
-    const page = await context.newPage();
-    await withShot(page, 'many-links', async () => {
-      await page.goto(sb.consoleUrl);
+    await onConsole('many-links', undefined, async (page) => {
       await expect.poll(() => page.locator('#links-body tbody tr').count()).toBe(10);
       expect(await page.locator('#links-body').textContent()).toContain(
         'The latest 10 of 200 links',
@@ -332,14 +348,10 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
       await page.getByRole('button', { name: 'Show only the latest 10' }).click();
       await expect.poll(() => page.locator('#links-body tbody tr').count()).toBe(10);
     });
-    await page.close();
   }, 30_000);
 
   it('never breaks a URL or a time across lines, even in a narrow window; the full URL is on hover', async () => {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 480, height: 800 });
-    await withShot(page, 'no-break', async () => {
-      await page.goto(sb.consoleUrl);
+    await onConsole('no-break', { width: 480, height: 800 }, async (page) => {
       await expect.poll(() => page.locator('li.delivery').count()).toBe(3);
       expect(await broken(page, 'a.link-url, time, .url, td code')).toEqual([]);
       const url = page.locator('li.delivery summary .url').first();
@@ -355,14 +367,10 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
       expect(wide).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(480);
     });
-    await page.close();
   }, 30_000);
 
   it("opening a delivery shows its receiver's answer clear of the status bar", async () => {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 500 });
-    await withShot(page, 'status-bar', async () => {
-      await page.goto(sb.consoleUrl);
+    await onConsole('status-bar', { width: 1280, height: 500 }, async (page) => {
       await expect.poll(() => page.locator('li.delivery').count()).toBe(3);
       const summary = page.locator('li.delivery summary').last();
       // The summary at the very bottom of the window, where the status bar sits.
@@ -374,13 +382,10 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
       const bar = (await page.locator('#toast').boundingBox())!;
       expect(a.y + a.height).toBeLessThanOrEqual(bar.y + 0.5);
     });
-    await page.close();
   }, 30_000);
 
   it('the reschedule input says its time zone (the browser’s)', async () => {
-    const page = await context.newPage();
-    await withShot(page, 'time-zone', async () => {
-      await page.goto(sb.consoleUrl);
+    await onConsole('time-zone', undefined, async (page) => {
       await expect
         .poll(() => page.locator('#meetings-body input[type=datetime-local]').count())
         .toBe(3);
@@ -397,6 +402,5 @@ describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an ope
         );
       expect(label).toMatch(new RegExp(`, in ${zone.replace(/[/+]/g, '\\$&')}$`));
     });
-    await page.close();
   }, 30_000);
 });
