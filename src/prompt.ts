@@ -12,7 +12,15 @@ export interface Choice<T> {
 }
 
 export interface Prompter {
-  select<T>(message: string, choices: Choice<T>[], opts?: { pageSize?: number }): Promise<T>;
+  /**
+   * One of `choices`. With `filter` (a long list), typing narrows the list: the words typed show
+   * after the message, and the help line says that typing filters.
+   */
+  select<T>(
+    message: string,
+    choices: Choice<T>[],
+    opts?: { pageSize?: number; filter?: boolean },
+  ): Promise<T>;
   checkbox<T>(message: string, choices: Choice<T>[], opts?: { required?: boolean }): Promise<T[]>;
   input(
     message: string,
@@ -45,14 +53,34 @@ export async function createInquirerPrompter(io: IO, signal?: AbortSignal): Prom
       ...(c.description === undefined ? {} : { description: sanitizeCell(c.description) }),
     }));
   const m = sanitizeCell;
+  const c = io.colorErr;
+  /** The help line, with what typing does first: `type to filter • ↑↓ navigate • ⏎ select`. */
+  const filterTip = (keys: [string, string][]) =>
+    [['type', 'to filter'] as [string, string], ...keys]
+      .map(([key, action]) => `${c.bold(key)} ${c.dim(action)}`)
+      .join(c.dim(' • '));
   return {
-    select: (message, choices, opts) =>
-      guard(() =>
-        p.select(
-          { message: m(message), choices: clean(choices), pageSize: opts?.pageSize ?? 12 },
+    select: (message, choices, opts) => {
+      const pageSize = opts?.pageSize ?? 12;
+      if (!opts?.filter) {
+        return guard(() =>
+          p.select({ message: m(message), choices: clean(choices), pageSize }, ctx),
+        );
+      }
+      const all = clean(choices);
+      // Every word typed must appear in the entry (any case, any order): "demo 30" finds
+      // "Product demo · 30 min · product-demo".
+      const source = (term: string | undefined) => {
+        const words = (term ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        return all.filter((ch) => words.every((w) => ch.name.toLowerCase().includes(w)));
+      };
+      return guard(() =>
+        p.search(
+          { message: m(message), source, pageSize, theme: { style: { keysHelpTip: filterTip } } },
           ctx,
         ),
-      ),
+      );
+    },
     checkbox: (message, choices, opts) =>
       guard(() =>
         p.checkbox(

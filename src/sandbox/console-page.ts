@@ -87,11 +87,14 @@ h2{font-size:1.1rem;margin:0 0 .5rem}h4{font-size:.9rem;margin:.8rem 0 .2rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-weight:600;color:var(--muted)}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;position:relative}
 code,pre,time{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 pre{background:var(--soft);padding:.6rem;white-space:pre-wrap;overflow-wrap:anywhere;max-height:22rem;overflow:auto;margin:0}
 a{color:var(--accent)}
-.link-url,.url{overflow-wrap:anywhere}
+.link-url,.url,time,td code,.nowrap{white-space:nowrap}
+.delivery summary .url{display:inline-block;max-width:min(100%,40rem);overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}
+.tz{font-size:.8rem}
+html{scroll-padding-bottom:3.5rem}
 button{font:inherit;padding:.25rem .7rem;border:1px solid #8a94a6;border-radius:4px;background:#fff;color:var(--fg);cursor:pointer}
 button:hover{background:var(--soft)}button:disabled{opacity:.5;cursor:default}
 button.danger{border-color:var(--bad);color:var(--bad)}button.small{font-size:.8rem;padding:0 .4rem}
@@ -108,9 +111,9 @@ label{font-weight:600;margin-right:.3rem}
 select{max-width:min(100%,22rem)}
 #log-list{list-style:none;padding:0;margin:0}
 .delivery{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.3rem .6rem}
-.delivery summary{cursor:pointer;overflow-wrap:anywhere}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.6rem 0;font-size:.9rem}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+.delivery summary{cursor:pointer}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .8rem;margin:.6rem 0;font-size:.9rem}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;min-width:0;white-space:nowrap;overflow-x:auto}
 #toast{position:sticky;bottom:0;margin:0;padding:.4rem 1rem;background:var(--bg);border-top:1px solid var(--line);min-height:2rem}
 #login{max-width:28rem;margin:3rem auto;padding:0 1rem}
 #login input{width:100%;margin:.3rem 0 .8rem}
@@ -131,6 +134,10 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
   var deliveries = new Map();
   var expanded = new Set();
   var filters = { event: '', webhook: '', meeting: '' };
+  /** Long lists show their newest LATEST entries until "Show all" is pressed. */
+  var LATEST = 10;
+  var showAll = { links: false, meetings: false };
+  var TZ = (Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time');
 
   function $(id) {
     return document.getElementById(id);
@@ -254,6 +261,24 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
       : null;
   }
 
+  /** The entries a long list shows (newest first), and the button that shows the rest or hides it. */
+  function latest(list, noun, which) {
+    var items = showAll[which] ? list.items : list.items.slice(0, LATEST);
+    if (list.items.length <= LATEST) return { items: items, toggle: null };
+    var b = el('button', {
+      type: 'button',
+      class: 'show-all',
+      'aria-expanded': showAll[which] ? 'true' : 'false',
+      text: showAll[which] ? 'Show only the latest ' + LATEST : 'Show all ' + list.items.length + ' ' + noun,
+    });
+    b.addEventListener('click', function () {
+      showAll[which] = !showAll[which];
+      render();
+    });
+    var note = showAll[which] ? null : el('span', { class: 'muted', text: 'The latest ' + LATEST + ' of ' + list.total + ' ' + noun + ' ' });
+    return { items: items, toggle: el('p', { class: 'actions' }, [note, b]) };
+  }
+
   function fill(id, nodes) {
     var box = $(id);
     box.replaceChildren.apply(box, nodes.filter(Boolean));
@@ -275,7 +300,8 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
   }
 
   function renderLinks() {
-    var rows = snap.links.items.map(function (l) {
+    var shown = latest(snap.links, 'links', 'links');
+    var rows = shown.items.map(function (l) {
       var status;
       var action = null;
       if (l.used_at) {
@@ -292,14 +318,14 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
         });
       }
       return cells([
-        el('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer', class: 'link-url', text: l.url }),
+        el('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer', class: 'link-url', title: l.url, text: l.url }),
         typeName(l.meeting_type_uuid),
         el('time', { text: l.created_at }),
         status,
         action,
       ]);
     });
-    fill('links-body', [table('Single-use links', ['Link', 'Meeting type', 'Created', 'Status', ''], rows, 'No links yet: mint one from a meeting type.'), more(snap.links, 'links')]);
+    fill('links-body', [shown.toggle, table('Single-use links', ['Link', 'Meeting type', 'Created', 'Status', ''], rows, 'No links yet: mint one from a meeting type.'), showAll.links ? more(snap.links, 'links') : null]);
   }
 
   function localInput(iso) {
@@ -311,7 +337,8 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
   }
 
   function renderMeetings() {
-    var rows = snap.meetings.items.map(function (m) {
+    var shown = latest(snap.meetings, 'meetings', 'meetings');
+    var rows = shown.items.map(function (m) {
       var who = m.invitee ? m.invitee.full_name + ' <' + m.invitee.email + '>' : '';
       var actions = el('div', { class: 'actions' });
       if (!m.canceled_at) {
@@ -335,7 +362,14 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
             });
           });
         });
-        actions.append(el('label', { for: id, class: 'sr-only', text: 'New start for the meeting with ' + who }), at, move, cancel);
+        // datetime-local has no zone: the browser's own is said beside it (and in its label).
+        actions.append(
+          el('label', { for: id, class: 'sr-only', text: 'New start for the meeting with ' + who + ', in ' + TZ }),
+          at,
+          el('span', { class: 'muted tz', title: 'the new start is in this browser’s time zone', text: TZ }),
+          move,
+          cancel,
+        );
       }
       return cells([
         el('span', { class: 'badge state-' + m.state, text: m.state }),
@@ -347,12 +381,12 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
         actions,
       ]);
     });
-    fill('meetings-body', [table('Meetings', ['State', 'Type', 'Invitee', 'Start', 'End', 'Meeting', ''], rows, 'No meetings yet: book a link.'), more(snap.meetings, 'meetings')]);
+    fill('meetings-body', [shown.toggle, table('Meetings', ['State', 'Type', 'Invitee', 'Start', 'End', 'Meeting', ''], rows, 'No meetings yet: book a link.'), showAll.meetings ? more(snap.meetings, 'meetings') : null]);
   }
 
   function renderWebhooks() {
     var rows = snap.webhooks.items.map(function (w) {
-      return cells([w.url, w.events.join(', '), el('time', { text: w.created_at }), w.signed ? 'signed' : 'unsigned', el('code', { text: w.uuid })]);
+      return cells([el('span', { class: 'url', text: w.url }), w.events.join(', '), el('time', { text: w.created_at }), w.signed ? 'signed' : 'unsigned', el('code', { text: w.uuid })]);
     });
     fill('webhooks-body', [table('Webhooks', ['URL', 'Events', 'Created', 'Signature', 'Webhook'], rows, 'No webhooks: add one with sched webhooks add.'), more(snap.webhooks, 'webhooks')]);
   }
@@ -453,7 +487,7 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
       ' ',
       el('strong', { text: d.event }),
       ' \u2192 ',
-      el('span', { class: 'url', text: d.url }),
+      el('span', { class: 'url', title: d.url, text: d.url }),
       ' ',
       el('span', { class: 'badge ' + v.cls, text: v.text }),
       ' ',
@@ -496,9 +530,19 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
       el('pre', { class: 'answer', text: last ? (last.status !== null ? 'HTTP ' + last.status + '\n' : '') + (last.response_body || '') || last.error || '' : '' }),
       resend,
     ]);
+    // Opened by a person (a click, or Enter on the summary): its answer is brought into view,
+    // clear of the status bar at the bottom (html's scroll-padding-bottom). A re-render that
+    // keeps it open does not scroll.
+    var opening = false;
+    summary.addEventListener('click', function () {
+      opening = !details.open;
+    });
     details.addEventListener('toggle', function () {
-      if (details.open) expanded.add(d.id);
-      else expanded.delete(d.id);
+      if (details.open) {
+        expanded.add(d.id);
+        if (opening) details.querySelector('pre.answer').scrollIntoView({ block: 'nearest' });
+      } else expanded.delete(d.id);
+      opening = false;
     });
     return el('li', { class: 'delivery', 'data-id': d.id, 'data-state': d.state }, [details]);
   }

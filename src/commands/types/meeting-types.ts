@@ -179,6 +179,8 @@ export async function pickMeetingType(
       name: `${sanitizeCell(String(t.name))} · ${t.duration} min · ${sanitizeCell(String(t.slug))}`,
       value: t.uuid,
     })),
+    // Hundreds of types: typing filters the list, and the prompt shows what was typed.
+    { filter: true },
   );
   const picked = types.find((t) => t.uuid === uuid);
   return { ref: picked ? String(picked.slug) : uuid, uuid };
