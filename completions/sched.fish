@@ -99,7 +99,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -280,6 +280,7 @@ complete -c sched -n '__sched_at \'sandbox\'' -l service-name -r -f -d 'user-age
 complete -c sched -n '__sched_at \'sandbox\'' -l public-url -r -f -d 'origin that link URLs point to, e.g. a tunnel (default: the sandbox itself)'
 complete -c sched -n '__sched_at \'sandbox\'' -l faults -r -f -d 'start with the synthetic faults in this JSON file ({"api":[...],"deliveries":[...]})'
 complete -c sched -n '__sched_at \'sandbox\'' -l seed -r -f -d 'make UUIDs, link codes and generated times repeatable (snapshot tests)'
+complete -c sched -n '__sched_at \'sandbox\'' -l types -r -f -d 'start with exactly <n> meeting types: the 8 realistic ones, then generated ones (default: the 8)'
 complete -c sched -n '__sched_at \'sandbox book\'' -l api-key -r -f -d 'the sandbox\'s key (default: the documented sandbox key; the account\'s key only goes to its base URL)'
 complete -c sched -n '__sched_at \'sandbox book\'' -l name -r -f -d 'invitee full name'
 complete -c sched -n '__sched_at \'sandbox book\'' -l email -r -f -d 'invitee email'
