@@ -88,7 +88,7 @@ __sched_flags() {
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;
-    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --faults --seed --help' ;;
+    'sandbox') REPLY='--port --host --api-key --insecure-default-key --state --service-name --public-url --faults --seed --types --help' ;;
     'sandbox book') REPLY='--api-key --name --email --at --timezone --help' ;;
     'sandbox cancel') REPLY='--reason --api-key --help' ;;
     'sandbox reschedule') REPLY='--at --api-key --help' ;;
@@ -191,6 +191,7 @@ __sched_option_value() {
         --public-url) REPLY='n'; return 0 ;;
         --faults) REPLY='n'; return 0 ;;
         --seed) REPLY='n'; return 0 ;;
+        --types) REPLY='n'; return 0 ;;
       esac ;;
     'sandbox book')
       case "$2" in

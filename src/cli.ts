@@ -134,6 +134,50 @@ function polishGroups(c: Command): void {
   }
 }
 
+/**
+ * A group that also runs on its own (`sched sandbox` serves) keeps its options to that run: a
+ * subcommand's help lists as inherited only the root's global options (not `--port`, nor a
+ * second `--api-key`), and refuseGroupOptions refuses the group's options given to one.
+ */
+function keepOwnOptions(c: Command): void {
+  for (const group of c.commands) {
+    if (group.commands.length === 0) continue;
+    if (definitionOf(group)?.load) {
+      for (const sub of group.commands) {
+        sub.configureHelp({
+          ...sub.configureHelp(),
+          visibleGlobalOptions: (cmd: Command) => {
+            const out: Option[] = [];
+            for (let a = cmd.parent; a; a = a.parent) {
+              if (!a.parent) out.push(...a.options.filter((o) => !o.hidden));
+            }
+            return out;
+          },
+        });
+      }
+    }
+    keepOwnOptions(group);
+  }
+}
+
+/**
+ * An option of a group that runs on its own (the server's `--port`, `--state`, `--faults`,
+ * `--seed` of `sched sandbox`), given to one of its subcommands: commander parses it as the
+ * group's, where the subcommand would silently ignore it. A usage error instead; an option
+ * both have (`--api-key`) is the subcommand's (readInput reads it from the group).
+ */
+function refuseGroupOptions(cmd: Command): void {
+  const group = cmd.parent;
+  if (!group || !definitionOf(group)?.load) return;
+  for (const [o, times] of givenCounts.get(group) ?? []) {
+    if (times === 0 || cmd.options.some((k) => k.long === o.long)) continue;
+    throw new UsageError(
+      `${o.long!} is an option of \`${commandPath(group)}\` (the server), not of \`${commandPath(cmd)}\``,
+      { hint: `\`${commandPath(cmd)} --help\` lists its options` },
+    );
+  }
+}
+
 /** A word that names none of a group's commands: what the group has, and the nearest. */
 function unknownCommand(group: Command, word: string): never {
   const names = visibleNames(group);
@@ -252,6 +296,7 @@ export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Comma
 
   for (const def of only ? [only] : COMMANDS) register(program, def, act);
   polishGroups(program);
+  keepOwnOptions(program);
   pointToHelp(program);
   watchRepeats(program);
 
@@ -454,6 +499,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
       if (globals.output === 'csv' && globals.csvBom) io = withCsvBom(io);
       checkRepeats(cmd);
+      refuseGroupOptions(cmd);
       checkOutputFormat(def, commandPath(cmd), raw);
       const ctx = createContext({
         io,

@@ -183,8 +183,8 @@ describe('sched sandbox (binary)', () => {
     }
   });
 
-  it('seeds exactly --seed-types meeting types (hidden option for load tests)', async () => {
-    const r = await startBinary(['sandbox', '--port', '0', '--json', '--seed-types', '1234']);
+  it('seeds exactly --types meeting types', async () => {
+    const r = await startBinary(['sandbox', '--port', '0', '--json', '--types', '1234']);
     const a = JSON.parse(r.firstLine) as { baseUrl: string; apiKey: string };
     const env = (await (
       await fetch(`${a.baseUrl}/users/me/meeting-types?limit=100`, {

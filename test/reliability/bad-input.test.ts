@@ -635,7 +635,7 @@ const CASES: BadInput[] = [
       ['--api-key', ['sandbox', '--port', '0', '--api-key', '   ']],
       ['--public-url', ['sandbox', '--port', '0', '--public-url', 'nope']],
       ['--public-url', ['sandbox', '--port', '0', '--public-url', 'ftp://example.com']],
-      ['--seed-types', ['sandbox', '--port', '0', '--seed-types', '-1']],
+      ['--types', ['sandbox', '--port', '0', '--types', '-1']],
     ] as const
   ).map(([flag, argv]): BadInput => ({
     cmd: 'sandbox',

@@ -65,18 +65,18 @@ describe('sched sandbox', () => {
     expect(sb.io.stderrText()).toBe('Sandbox stopped.\n');
   });
 
-  it('a state file that has meeting types already: --seed-types is ignored, and said so', async () => {
+  it('a state file that has meeting types already: --types is ignored, and said so', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sched-serve-'));
     dirs.push(dir);
     const file = join(dir, 'state.json');
     const first = await serve(['--state', file]);
     expect(await first.stop()).toBe(0);
     expect(first.io.stderrText()).toContain(`Sandbox stopped; state saved to ${file}.`);
-    const again = await serve(['--state', file, '--seed-types', '3']);
+    const again = await serve(['--state', file, '--types', '3']);
     expect(await again.stop()).toBe(0);
     expect(again.io.stderrText()).toContain(`Loaded ${file}: 0 webhooks, 0 links, 0 meetings.`);
     expect(again.io.stderrText()).toContain(
-      'note: --seed-types is ignored because the state file already has meeting types',
+      'note: --types is ignored because the state file already has meeting types',
     );
   });
 });

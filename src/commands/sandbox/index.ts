@@ -21,6 +21,7 @@ export const sandbox = command({
     'sched sandbox --port 0 --json --state ./sandbox-state.json',
     'echo \'{"api":[{"route":"GET /users/me/meeting-types","type":"status","status":429,"retryAfter":1}]}\' > faults.json',
     'sched sandbox --seed 42 --faults faults.json   # repeatable values; synthetic 429s, 5xx, resets, slow deliveries',
+    'sched sandbox --types 300   # 300 meeting types: paging, the pick list, `types list --name`',
   ],
   json: 'first stdout line {"baseUrl","publicUrl","apiKey"}; the request and delivery log goes to stderr',
   exitCodes: [[0, 'stopped with Ctrl-C or SIGTERM after a clean shutdown']],

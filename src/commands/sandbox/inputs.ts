@@ -37,11 +37,12 @@ export const serveInput = input({
     value('--seed <n>', 'make UUIDs, link codes and generated times repeatable (snapshot tests)', {
       parse: wholeNumber('--seed', Number.MAX_SAFE_INTEGER),
     }),
-    // For load tests: exactly <n> meeting types (the 8 realistic ones, then synthetic ones).
-    value('--seed-types <n>', 'start with exactly <n> meeting types', {
-      parse: wholeNumber('--seed-types', 1_000_000),
-      hidden: true,
-    }),
+    // The library's seedTypes: many types for a pick list, paging or a load test.
+    value(
+      '--types <n>',
+      'start with exactly <n> meeting types: the 8 realistic ones, then generated ones (default: the 8)',
+      { parse: wholeNumber('--types', 1_000_000) },
+    ),
   ],
 });
 export type SandboxServeOptions = InputOf<typeof serveInput>;

@@ -114,7 +114,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
       state: flags.state,
       serviceName: flags.serviceName,
       publicUrl,
-      seedTypes: flags.seedTypes,
+      seedTypes: flags.types,
       seed: flags.seed,
       faults,
       log,
@@ -151,8 +151,8 @@ API key:    ${sb.apiKey}
       `Loaded ${flags.state}: ${sb.loaded.webhooks} webhooks, ${sb.loaded.links} links, ` +
         `${sb.loaded.meetings} meetings.`,
     );
-    if (flags.seedTypes !== undefined) {
-      io.err('note: --seed-types is ignored because the state file already has meeting types');
+    if (flags.types !== undefined) {
+      io.err('note: --types is ignored because the state file already has meeting types');
     }
   }
   if (!quiet) {
