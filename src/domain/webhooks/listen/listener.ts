@@ -54,16 +54,25 @@ export interface ListenerConfig {
   signal: AbortSignal;
 }
 
+/** What every event of one delivery carries: the delivery, and what its line shows. */
+interface Heading {
+  record: DeliveryRecord;
+  receivedAt: Date;
+  /** When a duplicate's notification was first seen. */
+  firstAt: string | undefined;
+  /** True when forwards (or a refusal to forward) follow: its lines come at `forwarded`/`settled`. */
+  forwarding: boolean;
+}
+
 /** What a driver renders, in the order it happens for each delivery. */
 export type ListenerEvent =
-  | { kind: 'delivery'; record: DeliveryRecord; receivedAt: Date; firstAt: string | undefined }
-  | { kind: 'forwarded'; record: DeliveryRecord; reports: ForwardReport[] }
-  | {
+  | ({ kind: 'delivery' } & Heading)
+  | ({ kind: 'forwarded'; reports: ForwardReport[] } & Heading)
+  | ({
       kind: 'settled';
-      record: DeliveryRecord;
       forwards?: ForwardReport[];
       notForwarded?: 'invalid' | 'missing';
-    };
+    } & Heading);
 
 export interface ListenerHooks {
   /** A delivery's event; awaited (stdout's back-pressure), deliveries overlapping. */
@@ -311,12 +320,13 @@ export class Listener {
       signature === 'valid',
     );
     record.duplicate = duplicate;
-    await this.hooks.event({ kind: 'delivery', record, receivedAt, firstAt });
-    this.leads(d);
     const targets = targetsFor(this.config.forwardTo, record.event ?? undefined);
-    if (targets.length === 0) return this.hooks.event({ kind: 'settled', record });
+    const h: Heading = { record, receivedAt, firstAt, forwarding: targets.length > 0 };
+    await this.hooks.event({ kind: 'delivery', ...h });
+    this.leads(d);
+    if (targets.length === 0) return this.hooks.event({ kind: 'settled', ...h });
     if ((signature === 'invalid' || signature === 'missing') && !this.config.forwardAll) {
-      return this.hooks.event({ kind: 'settled', record, notForwarded: signature });
+      return this.hooks.event({ kind: 'settled', ...h, notForwarded: signature });
     }
     const reports = await forwardDelivery(
       targets,
@@ -324,13 +334,13 @@ export class Listener {
       { timeoutMs: this.config.timeoutMs, signal: this.hard.signal },
     );
     record.forward = reports[0];
-    await this.hooks.event({ kind: 'forwarded', record, reports });
+    await this.hooks.event({ kind: 'forwarded', ...h, reports });
     if (!reports.some(forwardOk) && !this.hard.signal.aborted) {
       this.unforwarded.push(record.uuid ?? '');
       this.hooks.note(this.unforwardedNote(record, targets[0]!));
     }
     // Every target's report, in the order given (`forward` keeps the first, as before).
-    await this.hooks.event({ kind: 'settled', record, forwards: reports });
+    await this.hooks.event({ kind: 'settled', ...h, forwards: reports });
   }
 
   /** Nothing reached the app: how to send it again once the app is fixed. */

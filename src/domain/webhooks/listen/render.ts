@@ -88,8 +88,11 @@ export function replayOneHint(file: string, uuid: string, to: string): string {
 }
 
 /** The stop summary's suggestion when some deliveries reached no app. */
-export function replayAllHint(file: string): string {
-  return shellCommand`sched events replay ${file} --to <url>`;
+export function replayAllHint(file: string, uuids: readonly string[] = []): string {
+  // Only what no forward took, when each of them has a uuid to pick it by.
+  const only = uuids.length > 0 && uuids.every((u) => u !== '');
+  const picks = only ? uuids.map((u) => shellCommand` --uuid ${u}`).join('') : '';
+  return shellCommand`sched events replay ${file}` + picks + ' --to <url>';
 }
 
 /** How to remove a webhook by hand (one `--register` could not delete, or an older one). */
@@ -153,7 +156,7 @@ export function stopLines(
   const lost = s.unforwarded.length;
   if (lost > 0) {
     lines.push(
-      `${lost} ${lost === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${o.capture ? `; replay with \`${replayAllHint(o.capture)}\`` : ''}`,
+      `${lost} ${lost === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${o.capture ? `; replay with \`${replayAllHint(o.capture, s.unforwarded)}\`` : ''}`,
     );
   }
   const outcome = s.registration.outcome;
@@ -184,17 +187,22 @@ export function stopFailure(
 
 /** What a listener's event puts on stdout: a line of text, or the delivery's --json line. */
 export function eventText(e: ListenerEvent, json: boolean, c: ChalkInstance): string {
-  if (e.kind === 'delivery')
-    return json ? '' : deliveryLine(c, e.record, e.receivedAt, e.firstAt) + '\n';
+  if (json) {
+    if (e.kind !== 'settled') return '';
+    const extra = e.notForwarded
+      ? { notForwarded: `signature ${e.notForwarded}` }
+      : e.forwards
+        ? { forwards: e.forwards }
+        : {};
+    return jsonText({ ...e.record, ...extra }) + '\n';
+  }
+  // A delivery that is forwarded is shown once its forwards are done, its heading and their
+  // results in one write: deliveries that overlap never interleave their lines.
+  const heading = deliveryLine(c, e.record, e.receivedAt, e.firstAt) + '\n';
+  if (e.kind === 'delivery') return e.forwarding ? '' : heading;
   if (e.kind === 'forwarded')
-    return json ? '' : e.reports.map((f) => forwardLine(c, f) + '\n').join('');
-  if (!json) return e.notForwarded ? notForwardedLine(c, e.notForwarded) + '\n' : '';
-  const extra = e.notForwarded
-    ? { notForwarded: `signature ${e.notForwarded}` }
-    : e.forwards
-      ? { forwards: e.forwards }
-      : {};
-  return jsonText({ ...e.record, ...extra }) + '\n';
+    return heading + e.reports.map((f) => forwardLine(c, f) + '\n').join('');
+  return e.notForwarded ? heading + notForwardedLine(c, e.notForwarded) + '\n' : '';
 }
 
 /** What --register says once the webhook exists (and that a generated secret is on stdout). */

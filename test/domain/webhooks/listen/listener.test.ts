@@ -10,6 +10,10 @@ import {
 import type { WebhookApi } from '../../../../src/domain/webhooks/listen/register.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { until } from '../../../helpers/until.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Chalk } from 'chalk';
+import { eventText } from '../../../../src/domain/webhooks/listen/render.js';
 
 const SECRET = 'driver-secret';
 const sign = (b: string) => createHmac('sha256', SECRET).update(b).digest('base64');
@@ -161,5 +165,35 @@ describe('the listener, driven without a terminal', () => {
     const timed = drive({ maxTimeS: 0.05, limit: 3 });
     await timed.l.listen();
     expect(await timed.l.run()).toMatchObject({ reason: 'max-time', counted: 0 });
+  });
+
+  it('overlapping deliveries: the heading and forward results stay together', async () => {
+    // The app answers "slow" late: the second delivery settles first.
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const slow = Buffer.concat(chunks).includes('slow');
+        setTimeout(() => res.writeHead(204).end(), slow ? 400 : 0);
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const url = new URL(`http://127.0.0.1:${(app.address() as AddressInfo).port}/hook`);
+    let out = '';
+    const c = new Chalk({ level: 0 });
+    const { l } = drive({ secret: undefined, forwardTo: [{ url }], limit: 2 }, (e) => {
+      out += eventText(e, false, c);
+    });
+    const port = await l.listen();
+    const done = l.run();
+    await Promise.all([post(port, body('slow')), post(port, body('fast'))]);
+    await done;
+    app.close();
+    const lines = out.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/m-fast /);
+    expect(lines[1]).toMatch(/↳ forwarded to .*: 204/);
+    expect(lines[2]).toMatch(/m-slow /);
+    expect(lines[3]).toMatch(/↳ forwarded to .*: 204/);
   });
 });
