@@ -62,8 +62,8 @@ const ROWS: Row[] = [
   [
     'listen: the stop summary',
     async (v) => ({
-      line: replayAllHint(v).replace('<url>', 'U'),
-      words: [['sched', 'events', 'replay', v, '--to', 'U']],
+      line: replayAllHint(v, [v, 'u2']).replace('<url>', 'U'),
+      words: [['sched', 'events', 'replay', v, '--uuid', v, '--uuid', 'u2', '--to', 'U']],
     }),
   ],
   [

@@ -213,6 +213,8 @@ describe('suggested command lines quote what came from outside', () => {
       'events',
       'replay',
       file,
+      '--uuid',
+      uuid,
       '--to',
       'U',
     ]);

@@ -73,7 +73,6 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const timeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const budget = new ByteBudget(opts.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES);
   const maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  const open = new Set<Socket>();
   const refused = new WeakSet<Socket>();
 
   const busy = (res: ServerResponse, b: Busy) => {
@@ -112,18 +111,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   };
   const { createServer } = await import('node:http');
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS }, onRequest);
-  server.on('connection', (socket: Socket) => {
-    if (open.size >= maxConnections) {
-      refused.add(socket);
-      socket.end(BUSY_RESPONSE);
-      // Closed for good shortly after, whatever the client does.
-      setTimeout(() => socket.destroy(), 1000).unref();
-      opts.onBusy?.({ kind: 'connections', limit: maxConnections });
-      return;
-    }
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
+  boundConnections(server, maxConnections, refused, opts.onBusy);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -144,6 +132,28 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return closing;
     },
   };
+}
+
+/** At most `max` connections open at once: one more is answered 503 at once and closed. */
+function boundConnections(
+  server: Server,
+  max: number,
+  refused: WeakSet<Socket>,
+  onBusy: ((busy: Busy) => void) | undefined,
+): void {
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= max) {
+      refused.add(socket);
+      socket.end(BUSY_RESPONSE);
+      // Closed for good shortly after, whatever the client does.
+      setTimeout(() => socket.destroy(), 1000).unref();
+      onBusy?.({ kind: 'connections', limit: max });
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
 }
 
 /**

@@ -4,7 +4,10 @@
 import type { ChalkInstance } from 'chalk';
 import { sanitizeCell } from '../../../text/sanitize.js';
 import { shellCommand } from '../../../text/quote.js';
-import type { ForwardReport } from './forward.js';
+import { Failure } from '../../../errors.js';
+import type { ForwardReport, ForwardTarget } from './forward.js';
+import type { ListenerEvent, ListenerSummary } from './listener.js';
+import { jsonText } from '../../../output/json-value.js';
 import type { DeliveryRecord } from './record.js';
 
 /** What a person types to reach a listener on host:port. */
@@ -85,11 +88,136 @@ export function replayOneHint(file: string, uuid: string, to: string): string {
 }
 
 /** The stop summary's suggestion when some deliveries reached no app. */
-export function replayAllHint(file: string): string {
-  return shellCommand`sched events replay ${file} --to <url>`;
+export function replayAllHint(file: string, uuids: readonly string[] = []): string {
+  // Only what no forward took, when each of them has a uuid to pick it by.
+  const only = uuids.length > 0 && uuids.every((u) => u !== '');
+  const picks = only ? uuids.map((u) => shellCommand` --uuid ${u}`).join('') : '';
+  return shellCommand`sched events replay ${file}` + picks + ' --to <url>';
 }
 
 /** How to remove a webhook by hand (one `--register` could not delete, or an older one). */
 export function removeWebhookHint(uuid: string): string {
   return shellCommand`sched webhooks rm ${uuid}`;
+}
+
+/** What the listener says on stderr once it listens: where, which secret, what it keeps. */
+export function startLines(s: {
+  localUrl: string;
+  /** Where the secret came from; undefined: none. */
+  secretFrom: '--secret' | 'SCHED_WEBHOOK_SECRET' | 'generated' | undefined;
+  kept: readonly string[] | undefined;
+  forwardTo: readonly ForwardTarget[];
+  forwardAll: boolean;
+  capture: string | undefined;
+}): string[] {
+  const secretNote =
+    s.secretFrom === 'generated'
+      ? 'verifying signatures with a generated secret, given to the webhook it registers'
+      : s.secretFrom
+        ? `verifying signatures with the secret from ${s.secretFrom}`
+        : 'not checking signatures (no --secret or SCHED_WEBHOOK_SECRET)';
+  const lines = [`listening on ${s.localUrl} (any path); ${secretNote}`];
+  if (s.kept) {
+    lines.push(`keeping only ${s.kept.join(', ')}; other events are answered 200 and skipped`);
+  }
+  for (const t of s.forwardTo) {
+    lines.push(
+      `forwarding ${t.events ? t.events.join(', ') : 'each delivery'} to ${t.url.toString()}`,
+    );
+  }
+  if (s.forwardTo.length > 0 && s.secretFrom) {
+    lines.push(
+      s.forwardAll
+        ? 'forwarding unverified deliveries too (--forward-unverified)'
+        : 'forwarding only deliveries whose signature is valid',
+    );
+  }
+  if (s.capture) lines.push(`recording every delivery to ${s.capture}`);
+  return lines;
+}
+
+/** "ready; stopping after 2 deliveries or after 20 s at most, or on Ctrl-C" */
+export function readyLine(limit: number | undefined, maxTimeS: number | undefined): string {
+  const until = [
+    limit !== undefined ? `after ${limit} ${limit === 1 ? 'delivery' : 'deliveries'}` : '',
+    maxTimeS !== undefined ? `after ${maxTimeS} s at most` : '',
+  ].filter(Boolean);
+  return `ready; ${until.length > 0 ? `stopping ${until.join(' or ')}, or on Ctrl-C` : 'Ctrl-C to stop'}`;
+}
+
+/** The stop summary: skipped events, deliveries no app took, and the deliveries and webhook. */
+export function stopLines(
+  s: ListenerSummary,
+  o: { localUrl: string; kept: readonly string[] | undefined; capture: string | undefined },
+): string[] {
+  const lines: string[] = [];
+  const n = (k: number) => `${k} ${k === 1 ? 'delivery' : 'deliveries'}`;
+  if (o.kept) lines.push(`skipped ${n(s.skipped)} of other events than ${o.kept.join(', ')}`);
+  const lost = s.unforwarded.length;
+  if (lost > 0) {
+    lines.push(
+      `${lost} ${lost === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${o.capture ? `; replay with \`${replayAllHint(o.capture, s.unforwarded)}\`` : ''}`,
+    );
+  }
+  const outcome = s.registration.outcome;
+  lines.push(
+    `stopped listening on ${o.localUrl} after ${n(s.count)}${outcome ? `; ${outcome}` : ''}`,
+  );
+  return lines;
+}
+
+/** Why a stop is a failure (exit 1): the --register webhook left behind, too few deliveries. */
+export function stopFailure(
+  s: ListenerSummary,
+  o: { registerUrl: string | undefined; limit: number | undefined; maxTimeS: number | undefined },
+): Failure | undefined {
+  const webhook = s.registration.webhook;
+  if (s.registration.failed && webhook) {
+    return new Failure(`the webhook ${webhook.uuid} for ${o.registerUrl} was left behind`, {
+      hint: `remove it with \`${removeWebhookHint(webhook.uuid)}\``,
+    });
+  }
+  if (s.reason === 'max-time' && o.limit !== undefined && s.counted < o.limit) {
+    return new Failure(
+      `only ${s.counted} of ${o.limit} ${o.limit === 1 ? 'delivery' : 'deliveries'} arrived within ${o.maxTimeS} s`,
+    );
+  }
+  return undefined;
+}
+
+/** What a listener's event puts on stdout: a line of text, or the delivery's --json line. */
+export function eventText(e: ListenerEvent, json: boolean, c: ChalkInstance): string {
+  if (json) {
+    if (e.kind !== 'settled') return '';
+    const extra = e.notForwarded
+      ? { notForwarded: `signature ${e.notForwarded}` }
+      : e.forwards
+        ? { forwards: e.forwards }
+        : {};
+    return jsonText({ ...e.record, ...extra }) + '\n';
+  }
+  // A delivery that is forwarded is shown once its forwards are done, its heading and their
+  // results in one write: deliveries that overlap never interleave their lines.
+  const heading = deliveryLine(c, e.record, e.receivedAt, e.firstAt) + '\n';
+  if (e.kind === 'delivery') return e.forwarding ? '' : heading;
+  if (e.kind === 'forwarded')
+    return heading + e.reports.map((f) => forwardLine(c, f) + '\n').join('');
+  return e.notForwarded ? heading + notForwardedLine(c, e.notForwarded) + '\n' : '';
+}
+
+/** What --register says once the webhook exists (and that a generated secret is on stdout). */
+export function registeredLines(
+  webhook: { uuid: string } | undefined,
+  o: { registerUrl?: string; events: readonly string[]; shown: boolean },
+): string[] {
+  if (!webhook) return [];
+  const lines = [
+    `registered webhook ${webhook.uuid} for ${o.registerUrl} (${o.events.join(', ')})`,
+  ];
+  if (o.shown) {
+    lines.push(
+      'the generated signing secret is on stdout (shown once; give --secret to choose it)',
+    );
+  }
+  return lines;
 }
