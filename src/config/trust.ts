@@ -63,6 +63,9 @@ function checkConfigFile(file: string, f: Distrust | undefined): void {
   }
 }
 
+/** Profiles are a few hundred bytes each: 1 MiB is thousands. A bigger file is not read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /**
  * The config file's text, read from one descriptor whose fstat passed the trust rule (never a
  * check of the path and then a read of whatever is at the path by then); undefined when absent.
@@ -81,6 +84,12 @@ export function readTrustedConfig(file: string): string | undefined {
       throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
     }
     checkConfigFile(file, distrustStat(st));
+    if (st.size > MAX_CONFIG_BYTES) {
+      throw Object.assign(
+        new Error(`it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB, which no config is`),
+        { code: 'EFBIG' },
+      );
+    }
     return fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);
