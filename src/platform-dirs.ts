@@ -3,6 +3,8 @@
 // for both, and one for making and trusting a private directory there; a leaf module (Node's
 // builtins through process.getBuiltinModule: it is used on every start, before anything).
 
+import { isPrivateGroup } from './config/ownership.js';
+
 type Env = Record<string, string | undefined>;
 
 /**
@@ -54,13 +56,31 @@ export function makePrivateDir(dir: string, parents: number): void {
 }
 
 /**
- * A directory sched may read what it left there: this user's, and others cannot write to it
- * (sticky or not: they could still add entries), as the config directory is refused
- * (src/config/trust.ts). A symbolic link is judged by what it points to. POSIX only (Windows
- * has ACLs, and no uid).
+ * A directory sched may read what it left there (Node runs the compiled code it finds in the
+ * compile cache): this user's, and writable by no one else (sticky or not: they could still
+ * add entries) — everyone, or a group that is not the user's own private group (ssh's rule,
+ * src/config/ownership.ts) — as the config directory is refused (src/config/trust.ts). Nor one
+ * whose parents someone else could rename it away in and plant another: each parent up to the
+ * root must be the user's or root's, and writable by no one else unless sticky (like /tmp).
+ * Judged by the real path. POSIX only (Windows has ACLs, and no uid).
  */
 export function ownedDir(dir: string): boolean {
   if (typeof process.getuid !== 'function') return true;
-  const st = process.getBuiltinModule('node:fs').statSync(dir);
-  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o002) === 0;
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const uid = process.getuid();
+  const groupOpen = (st: { mode: number; gid: number }) =>
+    (st.mode & 0o020) !== 0 && !isPrivateGroup(st.gid);
+  const real = fs.realpathSync(dir);
+  const st = fs.statSync(real);
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o002) !== 0 || groupOpen(st)) {
+    return false;
+  }
+  for (let p = path.dirname(real); ; p = path.dirname(p)) {
+    const parent = fs.statSync(p);
+    if (parent.uid !== uid && parent.uid !== 0) return false;
+    const sticky = (parent.mode & 0o1000) !== 0;
+    if (!sticky && ((parent.mode & 0o002) !== 0 || groupOpen(parent))) return false;
+    if (path.dirname(p) === p) return true;
+  }
 }

@@ -22,7 +22,7 @@ import { schedDir } from '../platform-dirs.js';
 import { quote, shellCommand } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../defaults.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
-import { checkConfigTrust, checkConfigWritable } from './trust.js';
+import { checkConfigTrust, checkConfigWritable, readTrustedConfig } from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';
 
 export interface Profile {
@@ -138,10 +138,11 @@ export async function openConfig(
   const read = (): Profiles => {
     let store: unknown;
     try {
-      store = parse(fs.readFileSync(file, 'utf8'));
+      const text = readTrustedConfig(file);
+      store = text === undefined ? {} : parse(text);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') store = {};
-      else throw unreadable(file, e, fixHint);
+      if (e instanceof UsageError) throw e;
+      throw unreadable(file, e, fixHint);
     }
     const profiles = (store as { profiles?: Profiles }).profiles ?? {};
     const out: Profiles = Object.create(null) as Profiles;

@@ -5,7 +5,7 @@
 // before any request. Symbolic links are not followed for writing.
 import fs from 'node:fs';
 import { Failure, UsageError } from '../errors.js';
-import { distrust, octal } from './ownership.js';
+import { distrust, distrustStat, octal, writableBy, type Distrust } from './ownership.js';
 import { shellCommand } from '../text/quote.js';
 
 function lstat(p: string): fs.Stats | undefined {
@@ -39,13 +39,16 @@ export function checkConfigTrust(dir: string, file: string): void {
   }
   if (d?.why === 'writable') {
     throw new UsageError(
-      `the config directory ${dir} is writable by others (mode ${octal(d.mode)}); anyone could replace its config.json`,
+      `the config directory ${dir} is ${writableBy(d)} (mode ${octal(d.mode)}); ${d.by === 'group' ? 'its members' : 'anyone'} could replace its config.json`,
       {
-        hint: `${shellCommand`chmod 700 ${dir}`} (and check config.json inside), or point SCHED_CONFIG_DIR elsewhere`,
+        hint: `check the base URLs in it (${shellCommand`grep baseUrl ${file}`}), then ${shellCommand`chmod 700 ${dir}`}; or point SCHED_CONFIG_DIR elsewhere`,
       },
     );
   }
-  const f = distrust(file);
+  checkConfigFile(file, distrust(file));
+}
+
+function checkConfigFile(file: string, f: Distrust | undefined): void {
   if (f?.why === 'owner') {
     throw new UsageError(
       `the config file ${file} belongs to another user (uid ${f.uid}); sched will not send your key to a profile someone else wrote`,
@@ -56,11 +59,44 @@ export function checkConfigTrust(dir: string, file: string): void {
   }
   if (f?.why === 'writable') {
     throw new UsageError(
-      `the config file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its profiles`,
+      `the config file ${file} is ${writableBy(f)} (mode ${octal(f.mode)}); ${f.by === 'group' ? 'its members' : 'anyone'} could have changed its profiles, and your key would go to their base URL`,
       {
-        hint: `check its base URLs (sched profiles ls), then ${shellCommand`chmod 600 ${file}`}`,
+        hint: `check the base URLs in it (${shellCommand`grep baseUrl ${file}`}), then ${shellCommand`chmod 600 ${file}`}`,
       },
     );
+  }
+}
+
+/** Profiles are a few hundred bytes each: 1 MiB is thousands. A bigger file is not read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The config file's text, read from one descriptor whose fstat passed the trust rule (never a
+ * check of the path and then a read of whatever is at the path by then); undefined when absent.
+ */
+export function readTrustedConfig(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
+    }
+    checkConfigFile(file, distrustStat(st));
+    if (st.size > MAX_CONFIG_BYTES) {
+      throw Object.assign(
+        new Error(`it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB, which no config is`),
+        { code: 'EFBIG' },
+      );
+    }
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -6,8 +6,9 @@
 // origin can neither read them nor send them (a custom header needs CORS, which the sandbox
 // never grants), and faults never hit the console itself.
 //
-// On a loopback address the page carries the key (anyone who can open it could use the
-// documented key anyway); elsewhere it asks for the key first.
+// On a loopback address with the documented key the page carries it (anyone who can open it
+// could use that key anyway); with a key of your own (--api-key), or elsewhere, it asks for the
+// key first and keeps it for the tab (sessionStorage), never in a URL.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSingleUseLink } from './api.js';
 import { CONSOLE_CSS, CONSOLE_JS, consoleHtml } from './console-page.js';

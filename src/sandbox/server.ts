@@ -161,7 +161,10 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     deliveries,
     faults,
     random,
-    consoleKey: isLoopback(host) ? apiKey : undefined,
+    // Only the documented key is ever served without authentication (on loopback, where anyone
+    // who can open the page could use it anyway); a key given with --api-key is a secret, so
+    // for it the console asks for the key, as on any other address.
+    consoleKey: isLoopback(host) && apiKey === DEFAULT_SANDBOX_API_KEY ? apiKey : undefined,
     now,
     log: logFn,
   } satisfies SandboxCore;

@@ -5,7 +5,7 @@ import type { Stats } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Meeting } from '../api/types.js';
-import { distrust, distrustStat, octal } from '../config/ownership.js';
+import { distrust, distrustStat, octal, writableBy } from '../config/ownership.js';
 import { openUserFile, type OpenedFile } from '../user-file.js';
 import { readAtMost } from '../read-bytes.js';
 import { fileProblem } from '../text/file-problem.js';
@@ -183,7 +183,7 @@ function checkStateDirTrust(file: string): void {
     throw new StateFileError(
       d.why === 'owner'
         ? `the directory of the state file, ${dir}, belongs to another user (uid ${d.uid}); the sandbox will not use state someone else can change`
-        : `the directory of the state file, ${dir}, is writable by others (mode ${octal(d.mode)}); anyone could replace the state file in it`,
+        : `the directory of the state file, ${dir}, is ${writableBy(d)} (mode ${octal(d.mode)}); ${d.by === 'group' ? 'its members' : 'anyone'} could replace the state file in it`,
       `keep the state file in a directory of your own (${shellCommand`chmod 700 ${dir}`})`,
     );
   }
@@ -202,7 +202,7 @@ function checkStateFileTrust(file: string, st: Stats): void {
     throw new StateFileError(
       f.why === 'owner'
         ? `the state file ${file} belongs to another user (uid ${f.uid}); the sandbox will not use state someone else wrote`
-        : `the state file ${file} is writable by others (mode ${octal(f.mode)}); anyone could have changed its webhooks and secrets`,
+        : `the state file ${file} is ${writableBy(f)} (mode ${octal(f.mode)}); ${f.by === 'group' ? 'its members' : 'anyone'} could have changed its webhooks and secrets`,
       `check its webhooks, then ${shellCommand`chmod 600 ${file}`}; or choose another --state file`,
     );
   }

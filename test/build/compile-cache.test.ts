@@ -90,6 +90,37 @@ describe('enableCompileCache', () => {
     },
   );
 
+  // ssh's rule, as for the config: group-writable is as open as the group.
+  it.skipIf(
+    runsElsewhere(
+      process.getuid?.() !== 0 && 'not root: chown to another user needs root (CI runs as root)',
+    ),
+  )(
+    'a cache directory writable by a shared group, or under a parent others can write, is not used',
+    () => {
+      const xdg = fs.mkdtempSync(path.join(tmp, 'group-'));
+      const dir = path.join(xdg, 'sched', 'node-compile-cache');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([dir]);
+      fs.chmodSync(dir, 0o770);
+      fs.chownSync(dir, 0, 1); // daemon: a shared group, nobody's private one
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      fs.chmodSync(dir, 0o700);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([dir]);
+      // The parent: whoever can write there can rename the cache away and plant another.
+      fs.chmodSync(path.dirname(dir), 0o777);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      fs.chmodSync(path.dirname(dir), 0o775);
+      fs.chownSync(path.dirname(dir), 0, 1);
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+      fs.chmodSync(path.dirname(dir), 0o1777); // sticky, like /tmp: no one can rename it
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([dir]);
+      fs.chmodSync(path.dirname(dir), 0o700);
+      fs.chownSync(path.dirname(dir), 65534, 65534); // a parent of another user
+      expect(enable({ XDG_CACHE_HOME: xdg })).toEqual([]);
+    },
+  );
+
   it.skipIf(
     runsElsewhere(
       process.getuid?.() !== 0 && 'not root: chown to another user needs root (CI runs as root)',

@@ -9,12 +9,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSched, type RunResult } from '../helpers/run.js';
+import { isPrivateGroup } from '../../src/config/ownership.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runsElsewhere } from '../helpers/skip.js';
 
 const POSIX = process.platform !== 'win32';
 const IS_ROOT = POSIX && process.getuid?.() === 0;
 const OTHER_UID = 65534;
+/** A group shared by system users (daemon on Debian): never anyone's private group. */
+const SHARED_GID = 1;
 const KEY = 'trust-refusal-key-0123456789';
 const MT_PATH = '/api/users/me/meeting-types';
 
@@ -118,8 +121,18 @@ describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
         await list(),
         `the config file ${file} is writable by others (mode 0602); anyone could have changed its profiles`,
         new RegExp(
-          `hint: check its base URLs \\(sched profiles ls\\), then chmod 600 ${esc(file)}`,
+          `hint: check the base URLs in it \\(grep baseUrl ${esc(file)}\\), then chmod 600 ${esc(file)}`,
         ),
+      );
+    });
+
+    it('a config directory writable by others is refused, with its mode and the chmod', async () => {
+      plant();
+      fs.chmodSync(dir, 0o777);
+      expectRefused(
+        await list(),
+        `the config directory ${dir} is writable by others (mode 0777); anyone could replace its config.json`,
+        new RegExp(`hint: check the base URLs in it .*, then chmod 700 ${esc(dir)}`),
       );
     });
 
@@ -138,6 +151,50 @@ describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
       fs.chmodSync(dir, 0o1777);
       expectUsed(await list());
     });
+    it.skipIf(
+      runsElsewhere(!isPrivateGroup(process.getgid?.() ?? -1) && 'this user has no private group'),
+    )(
+      "a config file and directory writable by the user's own private group are used (and tightened)",
+      async () => {
+        plant(0o660);
+        fs.chmodSync(dir, 0o770);
+        expectUsed(await list());
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      },
+    );
+
+    // ssh's rule: a group-writable file is as open as its group. Root can give it any group.
+    it.skipIf(runsElsewhere(!IS_ROOT && 'not root: only root can give a file another group'))(
+      'a config file writable by a shared group is refused before any request; the hint works',
+      async () => {
+        plant(0o660);
+        fs.chownSync(file, 0, SHARED_GID);
+        expectRefused(
+          await list(),
+          `the config file ${file} is writable by its group (gid ${SHARED_GID}), which is not your own private group (mode 0660); its members could have changed its profiles`,
+          new RegExp(`hint: check the base URLs in it .*, then chmod 600 ${esc(file)}`),
+        );
+        // Untouched: it is not silently "fixed" and trusted.
+        expect(fs.statSync(file).mode & 0o777).toBe(0o660);
+        // Following the hint is enough.
+        fs.chmodSync(file, 0o600);
+        expectUsed(await list());
+      },
+    );
+
+    it.skipIf(runsElsewhere(!IS_ROOT && 'not root: only root can give a file another group'))(
+      'a config directory writable by a shared group is refused',
+      async () => {
+        plant();
+        fs.chmodSync(dir, 0o770);
+        fs.chownSync(dir, 0, SHARED_GID);
+        expectRefused(
+          await list(),
+          `the config directory ${dir} is writable by its group (gid ${SHARED_GID}), which is not your own private group (mode 0770)`,
+          new RegExp(`chmod 700 ${esc(dir)}`),
+        );
+      },
+    );
 
     it('a config file and directory writable by their group only are used (and tightened)', async () => {
       plant(0o660);

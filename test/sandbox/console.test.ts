@@ -1,9 +1,11 @@
-// The console without a browser: the page and its headers, the key only on loopback (escaped),
+// The console without a browser: the page and its headers, the key only on loopback and only the
+// documented one (escaped),
 // the snapshot (never a secret), the live event stream (deliveries as they change, other
 // changes coalesced), and no door for another origin. The browser walkthrough:
 // console.browser.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGED_EVERY_MS } from '../../src/sandbox/console.js';
+import { consoleHtml } from '../../src/sandbox/console-page.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -46,15 +48,18 @@ async function readEvents(
 }
 
 describe('the console page', () => {
-  it('on loopback: the page with a strict CSP, carrying the key escaped; its script and styles', async () => {
+  it('on loopback with a key of your own: a strict CSP, no key on the page (it asks); its script and styles', async () => {
     const r = await fetch(sb.consoleUrl);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const html = await r.text();
-    expect(html).toContain('<meta name="sandbox-key" content="k&quot;&lt;script&gt;">');
+    // A key given with --api-key is a secret: never served to whoever asks for the page.
+    expect(html).not.toContain('sandbox-key');
+    expect(html).not.toContain('k&quot;&lt;script&gt;');
     expect(html).not.toContain('k"<script>');
+    expect(html).toContain('<label for="key">API key</label>');
     const js = await fetch(`${sb.publicUrl}/_console/app.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('x-content-type-options')).toBe('nosniff');
@@ -62,6 +67,19 @@ describe('the console page', () => {
     expect(await js.text()).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     const css = await fetch(`${sb.publicUrl}/_console/app.css`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('on loopback with the documented key: the page carries it (escaped), no login', async () => {
+    const plain = await startTestSandbox();
+    try {
+      const html = await (await fetch(plain.consoleUrl)).text();
+      expect(html).toContain('<meta name="sandbox-key" content="sandbox_test_key">');
+    } finally {
+      await plain.close();
+    }
+    expect(consoleHtml({ key: 'k"<script>' })).toContain(
+      '<meta name="sandbox-key" content="k&quot;&lt;script&gt;">',
+    );
   });
 
   it('off loopback: the page carries no key (it asks for it)', async () => {

@@ -53,6 +53,53 @@ export async function readSyncInput(
   return 'tooLarge' in r ? { ok: false, problem: tooLarge(name, r.size) } : read(r.bytes);
 }
 
+/**
+ * How deep a sync file may nest (its real shape is 4 levels: the file, `webhooks`, an entry, its
+ * `events`). The YAML parser recurses once per level: a file of 1 MiB of `[` would exhaust the
+ * stack (a crash, or "Maximum call stack size exceeded" reported as a YAML error) — refused first.
+ */
+export const MAX_SYNC_NESTING = 64;
+
+/**
+ * Where the text first nests deeper than MAX_SYNC_NESTING — flow brackets outside quoted
+ * strings, or block indentation (spaces and `- ` entries) past 4 columns a level — or undefined.
+ */
+function nestingPlace(text: string): number | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      quote = quote === "'" ? undefined : quote;
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ' || c === '-' || c === '\t' || c === '?') {
+        indent += 1;
+        if (indent > MAX_SYNC_NESTING * 4) return i;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_SYNC_NESTING) return i;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
 export type SyncFileFormat = 'json' | 'yaml';
 
 export type ParseOutcome =
@@ -81,6 +128,15 @@ export async function parseSyncText(name: string, raw: string): Promise<ParseOut
     };
   }
   const format = detectFormat(name, text);
+  const deep = nestingPlace(text);
+  if (deep !== undefined) {
+    const { line, column } = lineColumn(text, deep);
+    return {
+      ok: false,
+      format,
+      problem: `${name}:${line}:${column}: nested more than ${MAX_SYNC_NESTING} levels deep; a sync file is a list of webhooks, a few levels deep`,
+    };
+  }
   if (format === 'json') {
     try {
       return { ok: true, format, value: JSON.parse(text) as unknown };
