@@ -210,7 +210,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
     const reports = await forwardDelivery(
       targets,
       { body, headers: req.headers },
-      { timeoutMs: ctx.globals.timeoutMs, signal: hard.signal },
+      { timeoutMs: ctx.globals.timeoutMs, signal: hard.signal, env: ctx.env },
     );
     record.forward = reports[0];
     if (!json) for (const f of reports) await write(forwardLine(io.color, f) + '\n');
