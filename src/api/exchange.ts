@@ -175,17 +175,19 @@ interface Hop {
   fresh?: boolean;
 }
 
+/** An answer, read whole or (a receiver's) its start. */
+interface Answered {
+  kind: 'answer';
+  status: number;
+  statusText: string;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  ms: number;
+}
+
 type HopResult =
-  | {
-      kind: 'answer';
-      status: number;
-      statusText: string;
-      headers: Record<string, string>;
-      body: Buffer;
-      ms: number;
-    }
-  | { kind: 'failed'; failure: TransportFailure; ms: number }
-  | { kind: 'aborted' };
+  Answered | { kind: 'failed'; failure: TransportFailure; ms: number } | { kind: 'aborted' };
 
 /**
  * One request and its whole answer, no redirect followed, within `timeoutMs` (our own timer:
@@ -359,15 +361,7 @@ export interface ReceiverRequest {
 }
 
 export type ReceiverResult =
-  | {
-      kind: 'answer';
-      status: number;
-      statusText: string;
-      headers: Record<string, string>;
-      /** The start of the answer body. */
-      body: Buffer;
-      ms: number;
-    }
+  | Answered
   | { kind: 'failed'; failure: TransportFailure; ms: number; proxied: boolean }
   | { kind: 'aborted'; ms: number };
 

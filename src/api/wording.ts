@@ -259,9 +259,7 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
   const msg = serverMessage(ans.body, ans.headers, c.mask);
   const said = msg ? `: ${msg}` : '';
   const where = target(req, ans.url);
-  const after = afterAttempts(c.attempts);
   const fields = { status, request: failed(req, ans.url) };
-  const waitMs = c.tooLongMs;
   if (status === 401 || status === 403) {
     if (ans.crossOrigin) {
       return new AuthError(
@@ -301,6 +299,25 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
       details,
     });
   }
+  if (status === 429 || status >= 500) return busyError(ans, c, where, said, fields);
+  return new ApiError(joinClauses(`the API answered ${status} ${reason} to ${where}${said}`), {
+    ...fields,
+    code: statusCode(status),
+  });
+}
+
+/** A 429 or 5xx not retried (any more): when the service asks to be tried again, if it says. */
+function busyError(
+  ans: Answer,
+  c: StatusContext,
+  where: string,
+  said: string,
+  fields: { status: number; request: FailedRequest },
+): ApiError {
+  const { status } = ans;
+  const reason = STATUS_CODES[status] ?? 'error';
+  const after = afterAttempts(c.attempts);
+  const waitMs = c.tooLongMs;
   if (status === 429) {
     const when =
       waitMs !== undefined
@@ -318,24 +335,18 @@ export function statusError(req: WordedRequest, ans: Answer, c: StatusContext): 
       },
     );
   }
-  if (status >= 500) {
-    const when =
-      waitMs !== undefined
-        ? `the service asks to retry in ${seconds(waitMs)} (at ${clockTime(waitMs, c.now)})`
-        : undefined;
-    return new ApiError(
-      joinClauses(`the API failed with ${status} ${reason} on ${where}${said}`, when) + after,
-      {
-        ...fields,
-        code: 'http_5xx',
-        hint: 'this is a problem on the service side; try again later',
-      },
-    );
-  }
-  return new ApiError(joinClauses(`the API answered ${status} ${reason} to ${where}${said}`), {
-    ...fields,
-    code: statusCode(status),
-  });
+  const when =
+    waitMs !== undefined
+      ? `the service asks to retry in ${seconds(waitMs)} (at ${clockTime(waitMs, c.now)})`
+      : undefined;
+  return new ApiError(
+    joinClauses(`the API failed with ${status} ${reason} on ${where}${said}`, when) + after,
+    {
+      ...fields,
+      code: 'http_5xx',
+      hint: 'this is a problem on the service side; try again later',
+    },
+  );
 }
 
 export interface FailureContext {
@@ -401,8 +412,22 @@ export function failureError(
       },
     );
   }
+  return networkError(req, f, url, c);
+}
+
+/** No usable answer, and nothing left unknown: what failed, said for its kind. */
+function networkError(
+  req: WordedRequest,
+  f: TransportFailure,
+  url: URL,
+  c: FailureContext,
+): NetworkError {
+  const host = shortHost(url.host);
+  const after = afterAttempts(c.attempts);
+  const code: ErrorCode =
+    f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
   const net = (message: string, hint?: string) =>
-    new NetworkError(message, { request, code, hint });
+    new NetworkError(message, { request: failed(req, url), code, hint });
   switch (f.kind) {
     case 'timeout':
     case 'connect-timeout':

@@ -19,21 +19,24 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const globals = () =>
+  ({
+    profile: 'default',
+    baseUrl: srv.baseUrl,
+    output: 'table',
+    color: false,
+    input: false,
+    timeoutMs: 5000,
+    verbose: false,
+    quiet: false,
+  }) as const;
+
 it('deferred cleanup registered before the client was made can still use it', async () => {
   srv.on('POST', '/api/webhooks', f.json(201, { uuid: 'w1' }));
   srv.on('DELETE', '/api/webhooks/w1', f.status(204));
   const ctx = createContext({
     io: createBufferIO(),
-    globals: {
-      profile: 'default',
-      baseUrl: srv.baseUrl,
-      output: 'table',
-      color: false,
-      input: false,
-      timeoutMs: 5000,
-      verbose: false,
-      quiet: false,
-    },
+    globals: globals(),
     env: { SCHED_CONFIG_DIR: dir, SCHED_API_KEY: 'key-0123456789abcdef' },
     signal: new AbortController().signal,
     version: 'test',
@@ -66,16 +69,7 @@ it('each secret reaches the output gate once: the key when resolved, proxy passw
   };
   const ctx = createContext({
     io,
-    globals: {
-      profile: 'default',
-      baseUrl: srv.baseUrl,
-      output: 'table',
-      color: false,
-      input: false,
-      timeoutMs: 5000,
-      verbose: false,
-      quiet: false,
-    },
+    globals: globals(),
     env: {
       SCHED_CONFIG_DIR: dir,
       // Pasted with a line end: the gate masks the key as it is sent.

@@ -50,6 +50,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         ? { url: o.registerUrl, events: o.events, api: () => webhookApi(ctx) }
         : undefined,
       timeoutMs: ctx.globals.timeoutMs,
+      env: ctx.env,
     },
     { event: (e) => write(show.eventText(e, json, io.color)), note: (line) => io.err(line) },
   );

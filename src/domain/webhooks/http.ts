@@ -3,23 +3,11 @@
 // through the one HTTP client (api/exchange.ts) with a receiver's policy: no API key, no
 // retries (a forwarder retries as it chooses), no redirects followed, the body never re-encoded;
 // a failure is worded where every failure is (api/wording.ts).
-import { sendToReceiver } from '../../api/exchange.js';
+import { sendToReceiver, type ReceiverRequest } from '../../api/exchange.js';
 import { receiverFailure } from '../../api/wording.js';
 
-export interface PostInput {
-  url: URL;
-  body: Uint8Array;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Bytes of the answer kept (the rest is read and dropped). */
-  keepResponseBytes?: number;
-  /**
-   * Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), as for API calls; a loopback receiver
-   * never goes through a proxy. Without: a direct connection.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
-}
+/** What is sent and how long it may take; `env` gives the proxy variables (none: direct). */
+export type PostInput = ReceiverRequest;
 
 export type PostResult =
   | {

@@ -7,6 +7,7 @@ import { runCli } from '../../../src/cli.js';
 import { createBufferIO } from '../../helpers/buffer-io.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/until.js';
+import { startProxy } from '../../helpers/fault-server.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/real-delivery.json', import.meta.url));
 const SECRET = 'listen-secret-91c2';
@@ -208,6 +209,28 @@ describe('sched webhooks listen', () => {
       '  check: the secret has leading or trailing whitespace (a copied newline?)',
     );
     expect(l.stderr()).not.toMatch(/ {2}check: the signature is hex/);
+  });
+
+  it('--forward-to a remote app goes through HTTP_PROXY, as events send does', async () => {
+    const down = await startReceiver({ path: '/app/hook' });
+    receivers.push(down);
+    const proxy = await startProxy({ host: '127.0.0.1', port: Number(new URL(down.url).port) });
+    try {
+      // A host that does not resolve: only the proxy can deliver it.
+      const app = 'http://app.sched-test.invalid/app/hook';
+      running = await listen(['--secret', SECRET, '--forward-to', app], {
+        HTTP_PROXY: proxy.url,
+        NO_PROXY: '',
+      });
+      await post(running.url, FIXTURE, { 'webhook-signature': sign(FIXTURE) });
+      const got = (await down.waitFor(1))[0]!;
+      expect(got.body.equals(FIXTURE)).toBe(true);
+      expect(proxy.connects).toEqual(['app.sched-test.invalid:80']);
+    } finally {
+      await running?.stop();
+      running = undefined;
+      await proxy.close();
+    }
   });
 
   it('--forward-to re-sends the raw body with only the delivery headers, and shows the downstream status', async () => {

@@ -50,6 +50,8 @@ export interface ListenerConfig {
   /** --register: the webhook to create for the listener's lifetime, and its events. */
   register: { url: string; events: EventName[]; api: () => Promise<WebhookApi> } | undefined;
   timeoutMs: number;
+  /** The environment, for the proxy variables (HTTPS_PROXY, NO_PROXY) forwards honour. */
+  env?: Record<string, string | undefined>;
   /** The driver's interrupt (Ctrl-C, SIGTERM): stops everything at once. */
   signal: AbortSignal;
 }
@@ -331,7 +333,7 @@ export class Listener {
     const reports = await forwardDelivery(
       targets,
       { body, headers: req.headers },
-      { timeoutMs: this.config.timeoutMs, signal: this.hard.signal },
+      { timeoutMs: this.config.timeoutMs, signal: this.hard.signal, env: this.config.env },
     );
     record.forward = reports[0];
     await this.hooks.event({ kind: 'forwarded', ...h, reports });
