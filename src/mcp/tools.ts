@@ -294,11 +294,12 @@ export function refusal(name: string, access: Access): UsageError {
 type Args = Record<string, unknown>;
 
 function argsOf(def: ToolDef, raw: unknown): Args {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
+  // No arguments at all are none given: the required ones are still named.
+  const given = raw ?? {};
+  if (typeof given !== 'object' || Array.isArray(given)) {
     throw new UsageError(`${def.name}: the arguments must be an object`);
   }
-  const args = raw as Args;
+  const args = given as Args;
   const known = Object.keys(def.inputSchema.properties);
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
   if (unknown.length > 0) {

@@ -16,6 +16,7 @@ import { createContext, type GlobalOptions } from '../../src/context.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { Failure, UsageError, type SchedError } from '../../src/errors.js';
 import { runsElsewhere } from '../helpers/skip.js';
+import { DEFAULT_GLOBALS } from '../helpers/globals.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -205,14 +206,7 @@ describe('config store', () => {
 
 describe('precedence (context over the real store)', () => {
   const globals = (o: Partial<GlobalOptions> = {}): GlobalOptions => ({
-    profile: 'default',
-    baseUrl: undefined,
-    output: 'table',
-    color: false,
-    input: false,
-    timeoutMs: 30_000,
-    verbose: false,
-    quiet: false,
+    ...DEFAULT_GLOBALS,
     ...o,
   });
   const ctxFor = (env: Record<string, string | undefined>, g: Partial<GlobalOptions> = {}) =>

@@ -88,6 +88,12 @@ async function inspect(args: string[], flags: string[] = []) {
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
 }
 
+/** The Inspector's arguments for one tools/call. */
+function toolCall(name: string, args: Record<string, string>): string[] {
+  const pairs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`]);
+  return ['--method', 'tools/call', '--tool-name', name, ...pairs];
+}
+
 async function inspectOk(args: string[], flags: string[] = []) {
   const r = await inspect(args, flags);
   expect(r.code, `${r.out}\n${r.err}`).toBe(0);
@@ -112,16 +118,9 @@ describe.skipIf(!node)(`sched mcp under the MCP Inspector (${why ?? 'Node ok'})`
   }, 120_000);
 
   it('mints links for a meeting type named by its slug', async () => {
-    const r = await inspectOk([
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'create_single_use_link',
-      '--tool-arg',
-      'meeting_type=intro-call',
-      '--tool-arg',
-      'count=2',
-    ]);
+    const r = await inspectOk(
+      toolCall('create_single_use_link', { meeting_type: 'intro-call', count: '2' }),
+    );
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.links).toHaveLength(2);
     expect(r.structuredContent.meeting_type_uuid).toBe('3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c');
@@ -129,32 +128,21 @@ describe.skipIf(!node)(`sched mcp under the MCP Inspector (${why ?? 'Node ok'})`
 
   it('verifies a signature with the secret of the server environment, which it never shows', async () => {
     const payload = '{"event":"meetingScheduled"}';
-    const r = await inspectOk([
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'verify_webhook_signature',
-      '--tool-arg',
+    const r = await inspectOk(
       // The Inspector reads a value as JSON when it can: a JSON string keeps the body as text.
-      `payload=${JSON.stringify(payload)}`,
-      '--tool-arg',
-      `signature=${signPayload(SECRET, payload)}`,
-    ]);
+      toolCall('verify_webhook_signature', {
+        payload: JSON.stringify(payload),
+        signature: signPayload(SECRET, payload),
+      }),
+    );
     expect(r.structuredContent).toEqual({ valid: true, reason: null });
     expect(JSON.stringify(r)).not.toContain(SECRET);
   }, 60_000);
 
   it('offers no create_webhook without --allow-write: the Inspector cannot call it', async () => {
-    const r = await inspect([
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'create_webhook',
-      '--tool-arg',
-      'url=https://hooks.example.com/x',
-      '--tool-arg',
-      'unsigned=true',
-    ]);
+    const r = await inspect(
+      toolCall('create_webhook', { url: 'https://hooks.example.com/x', unsigned: 'true' }),
+    );
     expect(r.code).not.toBe(0);
     expect(r.out + r.err).toContain("Tool 'create_webhook' not found on server");
   }, 60_000);

@@ -8,6 +8,7 @@ import { createContext, type GlobalOptions } from '../../src/context.js';
 import { startMcp } from '../../src/commands/mcp/serve.js';
 import type { McpOptions } from '../../src/commands/mcp/inputs.js';
 import { createBufferIO, type BufferIO } from './buffer-io.js';
+import { DEFAULT_GLOBALS } from './globals.js';
 
 export interface McpHarness {
   client: Client;
@@ -24,17 +25,6 @@ export interface ToolCall {
   structured: Record<string, unknown> | undefined;
 }
 
-export const GLOBALS: GlobalOptions = {
-  profile: 'default',
-  baseUrl: undefined,
-  output: 'table',
-  color: false,
-  input: false,
-  timeoutMs: 30_000,
-  verbose: false,
-  quiet: false,
-};
-
 export async function connectMcp(
   opts: McpOptions,
   env: Record<string, string | undefined>,
@@ -44,7 +34,7 @@ export async function connectMcp(
   const stop = new AbortController();
   const ctx = createContext({
     io,
-    globals: { ...GLOBALS, ...globals },
+    globals: { ...DEFAULT_GLOBALS, ...globals },
     env,
     signal: stop.signal,
     version: '0.0.0-test',

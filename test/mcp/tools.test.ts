@@ -2,6 +2,7 @@
 // annotations of each tool, the refusals and the argument checks (all before any request: the
 // client given here fails the test if asked for), the secret rule and the error wording.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
   annotationsOf,
   callTool,
@@ -32,6 +33,13 @@ async function fails(name: string, args: unknown, access: Access = 'write', deps
   }
   throw new Error(`${name} did not fail`);
 }
+
+describe('the tool list', () => {
+  it('is exactly what an assistant is shown (test/fixtures/mcp-tools.json): a change is deliberate', () => {
+    const fixture = new URL('../fixtures/mcp-tools.json', import.meta.url);
+    expect(JSON.parse(JSON.stringify(TOOLS))).toEqual(JSON.parse(readFileSync(fixture, 'utf8')));
+  });
+});
 
 describe('levels and annotations', () => {
   it.each([
@@ -155,6 +163,28 @@ describe('arguments, checked before any request', () => {
   ])('%s %j: %s', async (name, args, message) => {
     const text = await fails(name, args);
     expect(text.split('\n')[0]).toContain(message);
+  });
+
+  it.each([null, undefined])('arguments %s are none: the required one is named', async (args) => {
+    expect(await fails('sample_event', args)).toBe('error: sample_event: event is required');
+  });
+
+  it.each([
+    ['list_meeting_types', { query: 'x'.repeat(200), limit: 100, page: 1, all: false }],
+    ['list_webhooks', { limit: 1, page: 1_000_000 }],
+    ['create_single_use_link', { meeting_type: 'a', count: 25 }],
+    ['create_single_use_link', { meeting_type: 'a', count: 1 }],
+  ])('%s %j passes the checks (and reaches the API)', async (name, args) => {
+    expect(await fails(name, args)).toBe('error: unexpected failure: no request may be made');
+  });
+
+  it('too many links: the hint says to ask again; a page size over the cap has none', async () => {
+    expect(await fails('create_single_use_link', { meeting_type: 'a', count: 0 })).toBe(
+      'error: count must be from 1 to 25; got 0\nhint: ask again for the rest: at most 25 per call',
+    );
+    expect(await fails('list_webhooks', { limit: 101 })).toBe(
+      'error: limit must be from 1 to 100; got 101',
+    );
   });
 
   it('no message quotes a secret it read', async () => {

@@ -312,6 +312,30 @@ describe('sched mcp: access levels', () => {
   });
 });
 
+describe('sched mcp: the profile, as every command reads it', () => {
+  it('--profile gives the key and base URL; the environment override is said on stderr before a write only', async () => {
+    const { openConfig } = await import('../../../src/config/profiles.js');
+    const store = await openConfig({ SCHED_CONFIG_DIR: config.path });
+    await store.setProfile('work', { baseUrl: 'http://127.0.0.1:9/api', apiKey: sb.apiKey });
+    const h = await connectMcp(
+      { readOnly: undefined, allowWrite: undefined, sandbox: undefined },
+      { SCHED_CONFIG_DIR: config.path, SCHED_BASE_URL: sb.baseUrl },
+      { profile: 'work', profileSource: 'flag' },
+    );
+    open.push(h);
+    const list = await h.call('list_meeting_types', { limit: 1 });
+    expect(list.isError, list.text).toBe(false);
+    expect(h.io.stderrText()).not.toContain('note:');
+    const link = await h.call('create_single_use_link', { meeting_type: INTRO });
+    expect(link.isError, link.text).toBe(false);
+    expect(h.io.stderrText()).toContain(
+      'note: SCHED_BASE_URL is set in the environment and overrides profile "work" (http://127.0.0.1:9/api): requests go to',
+    );
+    // The key came from the profile and reached the sandbox, never a frame.
+    expect(sb.requests.every((r) => r.headers['x-api-key'] === sb.apiKey)).toBe(true);
+  });
+});
+
 describe('sched mcp --sandbox', () => {
   it('serves every tool against an embedded sandbox, no account, nothing open-world', async () => {
     const h = await connect(
