@@ -10,10 +10,14 @@ const argv = process.argv.slice(2);
 const alone = argv.length === 1 ? argv[0] : undefined;
 if (alone === '--version' || alone === '-V') {
   answer(require('../package.json').version + '\n');
-} else if ((alone === '--help' || alone === '-h') && !require('node:tty').isatty(1)) {
+} else if (
+  (alone === '--help' || alone === '-h') &&
+  !require('node:tty').isatty(1) &&
+  !/^schedcli(\.c?js)?$/.test(require('node:path').basename(process.argv[1] || ''))
+) {
   // `sched --help` on a pipe (scripts, `| less`, a test): the text the build rendered from the
   // CLI itself (dist/help.txt, scripts/build.mjs). On a terminal the CLI renders it for the
-  // terminal's width.
+  // terminal's width; invoked as `schedcli` (src/names.ts), the CLI renders it with that name.
   let help;
   try {
     help = require('node:fs').readFileSync(

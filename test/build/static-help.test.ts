@@ -2,7 +2,7 @@
 // renders from the CLI itself (scripts/build.mjs): the text must be exactly what the CLI
 // prints, and the shortcut must be the one taken (and only where it applies).
 import { describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,13 @@ describe('sched --help on a pipe', () => {
       expect(more.stdout).not.toContain('from help.txt');
       const types = await run('types', '--help');
       expect(types.stdout).toMatch(/^Usage: sched types/);
+      // Invoked as `schedcli` (the second name, src/names.ts): the CLI renders it with that name.
+      symlinkSync(join(dir, 'bin', 'sched.js'), join(dir, 'bin', 'schedcli'));
+      const second = await execa(process.execPath, [join(dir, 'bin', 'schedcli'), '--help'], {
+        reject: false,
+      });
+      expect(second.stdout).toMatch(/^Usage: schedcli \[options\]/);
+      expect(second.stdout).not.toContain('from help.txt');
       // Without help.txt (not built), the CLI answers.
       rmSync(join(dir, 'dist', 'help.txt'));
       expect((await run('--help')).stdout + '\n').toBe((await runSched(['--help'])).stdout);
