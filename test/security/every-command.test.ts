@@ -303,7 +303,36 @@ const CASES: Record<string, (() => Case)[]> = {
     () => ({ argv: ['__complete', 'profiles'] }),
   ],
   help: [() => ({ argv: ['help', 'webhooks', 'sync'] })],
+  // stdout is JSON-RPC: the hostile API's text reaches it only inside the tools' results.
+  mcp: [
+    () => ({ argv: ['mcp'], stdin: mcpSession('list_meeting_types', { all: true }) }),
+    () => ({ argv: ['mcp'], stdin: mcpSession('list_webhooks', {}) }),
+    () => ({
+      argv: ['mcp'],
+      stdin: mcpSession('list_meeting_types', {}),
+      routes: hostile422('GET', '/api/users/me/meeting-types'),
+    }),
+  ],
 };
+
+/** An MCP client's whole session on stdin: initialize, then one tool call. */
+function mcpSession(tool: string, args: Record<string, unknown>): string {
+  const frames = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'hostile-test', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } },
+  ];
+  return frames.map((f) => JSON.stringify(f) + '\n').join('');
+}
 
 function leafCommands(): string[] {
   const out: string[] = [];
