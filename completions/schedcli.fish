@@ -37,6 +37,8 @@ function __schedcli_sub
             echo 'profiles ls'
         case 'types|list' 'types|ls'
             echo 'types list'
+        case 'types|get'
+            echo 'types get'
         case 'link|create'
             echo 'link create'
         case 'webhooks|add'
@@ -99,7 +101,7 @@ function __schedcli_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--name' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -200,10 +202,13 @@ complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'logout' -d 'Remove 
 complete -c schedcli -n '__schedcli_at \'auth login\'' -l with-key -f -d 'read the API key from stdin (for CI)'
 complete -c schedcli -f -n '__schedcli_command \'profiles\'' -a 'ls' -d 'List every profile with its base URL and whether a key is stored'
 complete -c schedcli -f -n '__schedcli_command \'types\'' -a 'list' -d 'List meeting types (one page, or every page with --all)'
+complete -c schedcli -f -n '__schedcli_command \'types\'' -a 'get' -d 'Show one meeting type, by UUID, slug or name'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l page -r -f -d 'page number to read'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l limit -r -f -d 'page size (items per page)'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l all -f -d 'read every page'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l sort -r -f -d 'sort by a field, asc or desc (repeatable), e.g. name:asc'
+complete -c schedcli -n '__schedcli_at \'types list\'' -l name -r -f -d 'only meeting types whose name or slug contains this text (any case; reads every page)'
+complete -c schedcli -n '__schedcli_argument \'types get\' 0 one' -f -a '(__schedcli_dynamic meeting-types)' -d 'a meeting-type UUID, slug or name'
 complete -c schedcli -f -n '__schedcli_command \'link\'' -a 'create' -d 'Create single-use links for meeting types (UUID, slug or name); a pick list on a terminal'
 complete -c schedcli -n '__schedcli_at \'link create\'' -l count -r -f -d 'links per meeting type'
 complete -c schedcli -n '__schedcli_at \'link create\'' -l concurrency -r -f -d 'requests in flight at once'
