@@ -24,6 +24,7 @@ __sched_sub() {
     'auth|logout') REPLY='auth logout' ;;
     'profiles|ls'|'profiles|list') REPLY='profiles ls' ;;
     'types|list'|'types|ls') REPLY='types list' ;;
+    'types|get') REPLY='types get' ;;
     'link|create') REPLY='link create' ;;
     'webhooks|add') REPLY='webhooks add' ;;
     'webhooks|ls'|'webhooks|list') REPLY='webhooks ls' ;;
@@ -51,7 +52,7 @@ __sched_commands() {
     '') REPLY='auth profiles types link webhooks events sig sandbox api mcp completion help' ;;
     'auth') REPLY='login status logout' ;;
     'profiles') REPLY='ls' ;;
-    'types') REPLY='list' ;;
+    'types') REPLY='list get' ;;
     'link') REPLY='create' ;;
     'webhooks') REPLY='add ls rm sync listen' ;;
     'events') REPLY='sample send replay' ;;
@@ -72,7 +73,8 @@ __sched_flags() {
     'profiles') REPLY='--help' ;;
     'profiles ls') REPLY='--help' ;;
     'types') REPLY='--help' ;;
-    'types list') REPLY='--page --limit --all --sort --help' ;;
+    'types list') REPLY='--page --limit --all --sort --name --help' ;;
+    'types get') REPLY='--help' ;;
     'link') REPLY='--help' ;;
     'link create') REPLY='--count --concurrency --yes --help' ;;
     'webhooks') REPLY='--help' ;;
@@ -111,6 +113,7 @@ __sched_option_value() {
         --page) REPLY='n'; return 0 ;;
         --limit) REPLY='n'; return 0 ;;
         --sort) REPLY='n'; return 0 ;;
+        --name) REPLY='n'; return 0 ;;
       esac ;;
     'link create')
       case "$2" in
@@ -243,6 +246,7 @@ __sched_option_value() {
 # $1 = command path, $2 = position of the argument: sets REPLY as above.
 __sched_argument_value() {
   case "$1|$2" in
+    'types get|0') REPLY='d:meeting-types' ;;
     'link create|'*) REPLY='d:meeting-types' ;;
     'webhooks rm|'*) REPLY='d:webhooks' ;;
     'events sample|0') REPLY='w:meetingScheduled meetingCancelled meetingRescheduled' ;;

@@ -110,6 +110,7 @@ function argumentValues(path: string[], arg: string, root: Command, facts: TreeF
         descriptions: API_ENDPOINTS.map((e) => e.what),
       };
     case 'link create <meeting-type>':
+    case 'types get <meeting-type>':
       return dynamic('meeting-types');
     case 'webhooks rm <uuid>':
       return dynamic('webhooks');

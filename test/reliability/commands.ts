@@ -278,6 +278,12 @@ export const COMMANDS: CommandSpec[] = [
     },
   },
   {
+    name: 'types get <slug>',
+    argv: () => ['types', 'get', MT2.slug],
+    requests: [R.meetingTypes()],
+    checkOk: (r) => expect(r.stdout.split('\t')[3]).toBe(`${MT2.uuid}\n`),
+  },
+  {
     name: 'link create <uuid>',
     argv: () => ['link', 'create', MT1.uuid],
     requests: [R.createLink()],

@@ -24,7 +24,7 @@ const ROWS: Array<[what: string, argv: () => string[], stderr: RegExp, not?: Reg
   [
     'a word that names no command of a group lists what the group has',
     () => ['types', 'show'],
-    /^error: unknown command 'show'; `sched types` has: list, ls\n\(run `sched types --help` for usage\)\n$/,
+    /^error: unknown command 'show'; `sched types` has: list, ls, get\n\(run `sched types --help` for usage\)\n$/,
   ],
   [
     'a shortened option is unknown (with the one it starts), not a missing required one',

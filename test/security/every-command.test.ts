@@ -175,6 +175,13 @@ const CASES: Record<string, (() => Case)[]> = {
       routes: (a) => a.on('GET', '/api/users/me/meeting-types', f.json(503, { message: HOSTILE })),
     }),
   ],
+  'types get': [
+    () => ({ argv: ['types', 'get', 'intro'] }),
+    () => ({ argv: ['types', 'get', 'intro', '--json'] }),
+    () => ({ argv: ['types', 'get', 'intro', '-o', 'csv'] }),
+    () => ({ argv: ['types', 'get', 'intr'] }),
+    () => ({ argv: ['types', 'list', '--name', 'intro'] }),
+  ],
   'link create': [
     () => ({ argv: ['link', 'create', VALID_UUID] }),
     () => ({ argv: ['link', 'create', VALID_UUID, '--count', '3', '--json'] }),

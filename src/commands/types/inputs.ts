@@ -3,7 +3,7 @@
 import type { SortDirection } from '../../api/endpoints.js';
 import { UsageError } from '../../errors.js';
 import { quote } from '../../text/quote.js';
-import { input, type InputOf, list, PAGE_GROUP, PAGE_OPTIONS } from '../define.js';
+import { arg, input, type InputOf, list, PAGE_GROUP, PAGE_OPTIONS, value } from '../define.js';
 
 export const listInput = input({
   options: [
@@ -11,10 +11,19 @@ export const listInput = input({
     list('--sort <field[:dir]>', 'sort by a field, asc or desc (repeatable), e.g. name:asc', {
       parse: parseSort,
     }),
+    value(
+      '--name <text>',
+      'only meeting types whose name or slug contains this text (any case; reads every page)',
+    ),
   ],
   groups: [PAGE_GROUP],
 });
 export type TypesListOptions = InputOf<typeof listInput>;
+
+export const getInput = input({
+  args: [arg('<meeting-type>', 'a meeting-type UUID, slug or name')],
+});
+export type TypesGetOptions = InputOf<typeof getInput>;
 
 /** `name`, `name:asc`, `created_at:DESC` → [field, direction]; the direction defaults to asc. */
 export function parseSort(spec: string): [string, SortDirection] {

@@ -1,7 +1,7 @@
 // Meeting types as several commands need them: their table columns, and turning what a user
 // typed (a UUID, a slug or a name) into a meeting-type UUID — by argument, or from a pick list.
 import type { Context } from '../../context.js';
-import { Failure, UsageError } from '../../errors.js';
+import { Failure, NotFoundError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { MeetingType } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
@@ -71,6 +71,16 @@ function suggestions(ref: string, types: readonly MeetingType[]): string[] {
     .map(({ t }) => `did you mean ${quote(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
 }
 
+/** The lines that name each meeting type an ambiguous slug or name matched. */
+function ambiguity(ref: string, found: readonly MeetingType[]): string[] {
+  return [
+    `${quote(ref)} names ${found.length} meeting types:`,
+    ...found.map(
+      (t) => `  ${t.uuid}  ${sanitizeCell(String(t.slug))}  ${sanitizeCell(String(t.name))}`,
+    ),
+  ];
+}
+
 /** Longer than any slug or name the service makes; a longer argument is a paste gone wrong. */
 const MAX_REF = 200;
 
@@ -110,20 +120,7 @@ export async function resolveMeetingTypes(
   if (lookups.length === 0) return refs.map(byUuid);
 
   const types = await allMeetingTypes(ctx, client);
-  const bySlug = new Map<string, MeetingType[]>();
-  for (const t of types) {
-    const key = String(t.slug);
-    bySlug.set(key, [...(bySlug.get(key) ?? []), t]);
-  }
-  const find = (ref: string): MeetingType[] => {
-    const exact = bySlug.get(ref);
-    if (exact) return exact;
-    // Slugs are URL parts and usually lower-case; forgive the case of what was typed.
-    const slug = types.filter((t) => String(t.slug).toLowerCase() === ref.toLowerCase());
-    if (slug.length > 0) return slug;
-    // The name, as the booking page and the web app show it.
-    return types.filter((t) => nameKey(String(t.name)) === nameKey(ref));
-  };
+  const find = (ref: string) => matchMeetingTypes(types, ref);
 
   const unknown: string[] = [];
   const details: string[] = [];
@@ -137,11 +134,7 @@ export async function resolveMeetingTypes(
       for (const line of suggestions(ref, types)) details.push(line);
     } else {
       ambiguous.push(quote(ref));
-      details.push(`${quote(ref)} names ${found.length} meeting types:`);
-      for (const t of found)
-        details.push(
-          `  ${t.uuid}  ${sanitizeCell(String(t.slug))}  ${sanitizeCell(String(t.name))}`,
-        );
+      details.push(...ambiguity(ref, found));
     }
     return { ref, uuid: '' };
   });
@@ -159,6 +152,55 @@ export async function resolveMeetingTypes(
     });
   }
   return resolved;
+}
+
+/**
+ * The meeting types a UUID, slug or name given by a user means, the one rule of `link create`
+ * and `types get`: a UUID (any case); else the slug exactly, else the slug in any case (slugs
+ * are URL parts, usually lower-case); else the name as people see it (case and runs of white
+ * space forgiven). Several when a slug or name is shared.
+ */
+export function matchMeetingTypes(types: readonly MeetingType[], ref: string): MeetingType[] {
+  if (isUuid(ref)) return types.filter((t) => String(t.uuid).toLowerCase() === ref.toLowerCase());
+  const exact = types.filter((t) => String(t.slug) === ref);
+  if (exact.length > 0) return exact;
+  const slug = types.filter((t) => String(t.slug).toLowerCase() === ref.toLowerCase());
+  if (slug.length > 0) return slug;
+  return types.filter((t) => nameKey(String(t.name)) === nameKey(ref));
+}
+
+/** `types list --name`: the text anywhere in the name or the slug, case forgiven. */
+export function nameFilter(text: string): (t: MeetingType) => boolean {
+  const want = nameKey(text);
+  return (t) => nameKey(String(t.name)).includes(want) || nameKey(String(t.slug)).includes(want);
+}
+
+/**
+ * `types get`: the one meeting type a UUID, slug or name means (every page read: the API has
+ * no single-type endpoint). None: not found (exit 5), with the closest; several: ambiguous.
+ */
+export async function getMeetingType(
+  ctx: Context,
+  client: ApiClient,
+  ref: string,
+): Promise<MeetingType> {
+  checkMeetingTypeRefs([ref]);
+  const types = await allMeetingTypes(ctx, client);
+  const found = matchMeetingTypes(types, ref);
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) {
+    throw new NotFoundError(
+      `no meeting type with UUID, slug or name ${quote(ref)} (${types.length} meeting types checked)`,
+      {
+        details: suggestions(ref, types),
+        hint: 'run `sched types list --name <text>` to find it by part of its name',
+      },
+    );
+  }
+  throw new UsageError(`ambiguous meeting type ${quote(ref)}`, {
+    details: ambiguity(ref, found),
+    hint: 'give the UUID of the one you mean instead',
+  });
 }
 
 /** The pick list shown on a terminal when no meeting type was given. */
