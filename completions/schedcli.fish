@@ -23,6 +23,8 @@ function __schedcli_sub
             echo 'sandbox'
         case '|api'
             echo 'api'
+        case '|mcp'
+            echo 'mcp'
         case '|completion'
             echo 'completion'
         case '|help'
@@ -101,7 +103,7 @@ function __schedcli_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
                     set skip 1
                     continue
                 case '-?*'
@@ -170,7 +172,7 @@ function __schedcli_values_1
 end
 
 function __schedcli_values_2
-    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
+    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'mcp' 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
 end
 
 complete -c schedcli -f
@@ -183,6 +185,7 @@ complete -c schedcli -l no-input -f -d 'never prompt; a missing value is a usage
 complete -c schedcli -l timeout -r -f -d 'timeout per HTTP request'
 complete -c schedcli -l verbose -f -d 'log each HTTP request to stderr (secrets masked)'
 complete -c schedcli -s q -l quiet -f -d 'print only the essential value'
+complete -c schedcli -l csv-bom -f -d 'start CSV output with a UTF-8 BOM, for Excel (env SCHED_CSV_BOM=1)'
 complete -c schedcli -s h -l help -f -d 'show help'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'auth' -d 'Log in, check and log out'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'profiles' -d 'List configured profiles'
@@ -193,6 +196,7 @@ complete -c schedcli -f -n '__schedcli_command \'\'' -a 'events' -d 'Sample and 
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'sig' -d 'Compute and verify webhook signatures'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'api' -d 'Make an authenticated request to any API path and print the answer'
+complete -c schedcli -f -n '__schedcli_command \'\'' -a 'mcp' -d 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
 complete -c schedcli -n '__schedcli_at \'\'' -s V -l version -f -d 'print the version'
@@ -210,7 +214,7 @@ complete -c schedcli -n '__schedcli_at \'types list\'' -l sort -r -f -d 'sort by
 complete -c schedcli -n '__schedcli_at \'types list\'' -l name -r -f -d 'only meeting types whose name or slug contains this text (any case; reads every page)'
 complete -c schedcli -n '__schedcli_argument \'types get\' 0 one' -f -a '(__schedcli_dynamic meeting-types)' -d 'a meeting-type UUID, slug or name'
 complete -c schedcli -f -n '__schedcli_command \'link\'' -a 'create' -d 'Create single-use links for meeting types (UUID, slug or name); a pick list on a terminal'
-complete -c schedcli -n '__schedcli_at \'link create\'' -l count -r -f -d 'links per meeting type'
+complete -c schedcli -n '__schedcli_at \'link create\'' -l count -r -f -d 'links per meeting type (default 1; given, --json always prints an array)'
 complete -c schedcli -n '__schedcli_at \'link create\'' -l concurrency -r -f -d 'requests in flight at once'
 complete -c schedcli -n '__schedcli_at \'link create\'' -s y -l yes -f -d 'do not ask before more than 1,000 links (asked only on a terminal)'
 complete -c schedcli -n '__schedcli_argument \'link create\' 0 more' -f -a '(__schedcli_dynamic meeting-types)' -d 'meeting types: UUID, slug, or name as people see it ("Intro call"; case ignored)'
@@ -224,6 +228,8 @@ complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l event -r -f -a 'meet
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
+complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)'
+complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l print-secret -f -d 'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused'
 complete -c schedcli -n '__schedcli_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'
 complete -c schedcli -n '__schedcli_at \'webhooks ls\'' -l page -r -f -d 'page number to read'
 complete -c schedcli -n '__schedcli_at \'webhooks ls\'' -l limit -r -f -d 'page size (items per page)'
@@ -234,8 +240,9 @@ complete -c schedcli -n '__schedcli_at \'webhooks rm\'' -s y -l yes -f -d 'do no
 complete -c schedcli -n '__schedcli_argument \'webhooks rm\' 0 more' -f -a '(__schedcli_dynamic webhooks)' -d 'webhook UUIDs'
 complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -l file -r -F -d 'the desired webhooks: {"webhooks":[{"url","events","secretEnv"}]}'
 complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -l prune -f -d 'delete webhooks that are not in the file'
+complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -l prune-all -f -d '--prune, even when the file lists no webhook (without it, emptying the account is refused off a terminal)'
 complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -l dry-run -f -d 'print the plan and change nothing (secretEnv variables need not be set)'
-complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -s y -l yes -f -d 'do not ask before a plan that deletes every webhook'
+complete -c schedcli -n '__schedcli_at \'webhooks sync\'' -s y -l yes -f -d 'on a terminal, do not ask before a plan that deletes every webhook'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l port -r -f -d 'port to listen on (0 = any free port)'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l host -r -f -d 'address to listen on'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l secret -r -f -d 'secret to verify signatures with (else SCHED_WEBHOOK_SECRET); a value given here is visible to other users in `ps` while it runs: prefer SCHED_WEBHOOK_SECRET'
@@ -243,9 +250,10 @@ complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l forward-to -r -f 
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l register -r -f -d 'create a webhook for this public URL now, delete it on exit'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l event -r -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'keep only these events: others are answered 200, not shown or forwarded; --register subscribes to them (repeatable)'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l forward-unverified -f -d 'with a secret, forward deliveries whose signature is invalid or missing too (default: only valid ones)'
-complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l count -r -f -d 'stop after n kept deliveries (their forwards done), exit 0'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l count -r -f -d 'stop after n kept deliveries (with a secret, n verified ones; their forwards done), exit 0'
 complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l max-time -r -f -d 'stop after this long; with --count, exit 1 when fewer than n arrived'
-complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record -r -f -d 'append every delivery received (headers, exact body, verdict) to this NDJSON file, mode 0600, for `events replay`; with a secret, unverified ones without their body'
+complete -c schedcli -n '__schedcli_at \'webhooks listen\'' -l record-unverified -f -d 'with --record and a secret, record the bodies of deliveries whose signature is invalid or missing too'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'sample' -d 'Print a realistic sample delivery payload for an event'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'send' -d 'POST a delivery to a URL exactly as the service would (signed when a secret is given)'
 complete -c schedcli -f -n '__schedcli_command \'events\'' -a 'replay' -d 'Re-send recorded deliveries (webhooks listen --record) byte-exact, or re-signed with --secret'
@@ -308,5 +316,8 @@ complete -c schedcli -n '__schedcli_at \'api\'' -s H -l header -r -f -d 'add a h
 complete -c schedcli -n '__schedcli_at \'api\'' -l paginate -f -d 'read every page of a paged GET and print one array of all items'
 complete -c schedcli -n '__schedcli_at \'api\'' -s i -l include -f -d 'print the status line and the response headers first'
 complete -c schedcli -n '__schedcli_argument \'api\' 0 one' -f -a '(__schedcli_values_1)' -d 'path relative to the base URL, query string included (/webhooks, "webhooks?limit=5")'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l read-only -f -d 'only tools that change nothing: no links minted (lists, verify, sample)'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l allow-write -f -d 'also create_webhook and delete_webhook (off by default)'
+complete -c schedcli -n '__schedcli_at \'mcp\'' -l sandbox -f -d 'serve against an embedded sandbox: no account, nothing real touched'
 complete -c schedcli -n '__schedcli_argument \'completion\' 0 one' -f -a 'bash\\t zsh\\t fish\\t' -d 'bash, zsh or fish'
 complete -c schedcli -n '__schedcli_argument \'help\' 0 one' -f -a '(__schedcli_values_2)' -d 'a command path (e.g. "webhooks add") or a topic'
