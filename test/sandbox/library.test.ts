@@ -237,6 +237,11 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/defaults.ts',
           // import-free URL helpers (whether the console needs a key)
           'src/api/url.ts',
+          // the one opener of user files (--state: opened once, judged by fstat) and its leaves
+          'src/user-file.ts',
+          'src/read-bytes.ts',
+          'src/errors.ts',
+          'src/text/file-problem.ts',
         ].includes(f),
     );
     expect(outside).toEqual([]);
