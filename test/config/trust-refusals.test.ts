@@ -5,6 +5,7 @@
 // simulated with chown to uid 65534.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,6 +96,16 @@ describe.skipIf(
       1,
     );
     expect(r.stderr).not.toMatch(/chown|sudo/);
+  });
+
+  // Read from the descriptor that was checked: a config.json that is a FIFO (nobody writes)
+  // is opened without blocking and refused as not a regular file, instead of hanging.
+  it('a config.json that is a FIFO: refused at once, nothing sent', async () => {
+    execFileSync('mkfifo', [file]);
+    const r = await list();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`cannot read the config file ${file}`);
+    expect(srv.requests).toHaveLength(0);
   });
 
   it('a symlinked config directory is judged by the owner of where it points', async () => {

@@ -237,12 +237,11 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/defaults.ts',
           // import-free URL helpers (whether the console needs a key)
           'src/api/url.ts',
-          // the one opener for user files (--state, --faults: bounded, FIFOs end on signals),
-          // and the leaves it needs: typed errors, a file problem's words, a bounded read
+          // the one opener of user files (--state: opened once, judged by fstat) and its leaves
           'src/user-file.ts',
+          'src/read-bytes.ts',
           'src/errors.ts',
           'src/text/file-problem.ts',
-          'src/read-bytes.ts',
         ].includes(f),
     );
     expect(outside).toEqual([]);
