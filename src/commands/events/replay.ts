@@ -13,6 +13,7 @@ import { SIGNATURE_HEADER, signPayload } from '../../domain/webhooks/signature.j
 import {
   capturedBody,
   capturedHeaders,
+  forwardsFailed,
   readCapture,
   type CapturedDelivery,
 } from '../../domain/webhooks/listen/capture.js';
@@ -32,6 +33,7 @@ async function pick(
   file: string,
   uuids: readonly string[] | undefined,
   last: number | undefined,
+  failed = false,
 ): Promise<Picked[]> {
   const wanted = uuids ? new Set(uuids) : undefined;
   const found = new Set<string>();
@@ -42,6 +44,8 @@ async function pick(
     // An unverified delivery recorded without its body (listen --record with a secret) has
     // nothing to replay.
     if (e.delivery.bodyOmitted !== undefined) continue;
+    // --failed: only what `listen --forward-to` could not deliver.
+    if (failed && !forwardsFailed(e.delivery)) continue;
     const uuid = e.delivery.uuid ?? '';
     if (wanted && !wanted.has(uuid)) continue;
     found.add(uuid);
@@ -66,7 +70,12 @@ async function pick(
 export async function run(ctx: Context, flags: EventsReplayOptions): Promise<void> {
   const to = new URL(checkWebhookUrl(flags.to, '--to'));
   const secret = flags.secret !== undefined ? secretFlag(flags.secret) : undefined;
-  const picked = await pick(flags.file, flags.uuid, flags.last);
+  const picked = await pick(flags.file, flags.uuid, flags.last, flags.failed === true);
+  if (flags.failed === true && picked.length === 0) {
+    // Nothing failed: a script that replays what failed has nothing to do.
+    ctx.io.err(`nothing to replay: no delivery in ${quote(flags.file)} has a failed forward`);
+    return;
+  }
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const target = to.toString();
   const mask = masker([secret]);
