@@ -86,7 +86,7 @@ __sched_flags() {
     'events') REPLY='--help' ;;
     'events sample') REPLY='--override --override-new --help' ;;
     'events send') REPLY='--to --secret --payload-file --service-name --override --override-new --edit --help' ;;
-    'events replay') REPLY='--to --uuid --last --secret --help' ;;
+    'events replay') REPLY='--to --uuid --failed --last --secret --help' ;;
     'sig') REPLY='--help' ;;
     'sig sign') REPLY='--secret --payload-file --help' ;;
     'sig verify') REPLY='--signature --secret --payload-file --help' ;;

@@ -53,6 +53,10 @@ export const replayInput = input({
       '--uuid <event-uuid>',
       'replay only the delivery with this notification uuid (repeatable)',
     ),
+    flag(
+      '--failed',
+      'replay only deliveries whose forwards all failed (as `listen --record --forward-to` recorded them)',
+    ),
     value('--last <n>', 'replay only the last n deliveries (of those chosen)', {
       parse: positiveInt('--last'),
     }),

@@ -15,6 +15,7 @@ import {
   captureProblem,
   capturedBody,
   capturedHeaders,
+  forwardsFailed,
   type CapturedDelivery,
 } from '../../domain/webhooks/listen/capture.js';
 import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
@@ -144,7 +145,7 @@ async function choose(
   ctx: Context,
   file: string,
   f: OpenedFile,
-  opts: { uuids?: readonly string[]; last?: number; secret?: string },
+  opts: { uuids?: readonly string[]; last?: number; secret?: string; failed?: boolean },
 ): Promise<Chosen[]> {
   const wanted = opts.uuids ? new Set(opts.uuids) : undefined;
   const found = new Set<string>();
@@ -158,6 +159,8 @@ async function choose(
     // An unverified delivery recorded without its body (listen --record with a secret) has
     // nothing to replay.
     if (p.delivery.bodyOmitted !== undefined) continue;
+    // --failed: only what `listen --forward-to` could not deliver.
+    if (opts.failed && !forwardsFailed(p.delivery)) continue;
     const uuid = p.delivery.uuid ?? '';
     if (wanted && !wanted.has(uuid)) continue;
     found.add(uuid);
@@ -241,7 +244,13 @@ async function replay(
     uuids: flags.uuid,
     last: flags.last,
     secret,
+    failed: flags.failed === true,
   });
+  if (flags.failed === true && picked.length === 0) {
+    // Nothing failed: a script that replays what failed has nothing to do.
+    ctx.io.err(`nothing to replay: no delivery in ${quote(flags.file)} has a failed forward`);
+    return;
+  }
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const target = to.toString();
   const mask = masker([secret]);

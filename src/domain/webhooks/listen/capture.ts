@@ -30,6 +30,11 @@ export interface CapturedDelivery {
    * unverified delivery leaves only its headers and verdict (`--record-unverified` keeps it).
    */
   bodyOmitted?: string;
+  /**
+   * What became of its forwards (`listen --forward-to`), when it was forwarded: each target's
+   * status, or why there was none. Absent: not forwarded.
+   */
+  forwards?: Array<{ url: string; status?: number; error?: string; attempts: number }>;
   bytes: number;
   event: string | null;
   uuid: string | null;
@@ -48,6 +53,7 @@ export function captureOf(
     signatureReason: string | null;
     /** Set to leave the body out, saying why. */
     omitBody?: string;
+    forwards?: ReadonlyArray<{ url: string; status?: number; error?: string; attempts: number }>;
   },
 ): CapturedDelivery {
   const headers: Array<[string, string]> = [];
@@ -74,7 +80,24 @@ export function captureOf(
     uuid: seen.uuid,
     signature: seen.signature,
     signatureReason: seen.signatureReason,
+    ...(seen.forwards
+      ? {
+          forwards: seen.forwards.map((f) =>
+            f.error !== undefined
+              ? { url: f.url, error: f.error, attempts: f.attempts }
+              : { url: f.url, status: f.status, attempts: f.attempts },
+          ),
+        }
+      : {}),
   };
+}
+
+/** True when a recorded delivery was forwarded and no forward got a 2xx answer. */
+export function forwardsFailed(c: CapturedDelivery): boolean {
+  return (
+    Array.isArray(c.forwards) &&
+    !c.forwards.some((f) => typeof f.status === 'number' && f.status >= 200 && f.status < 300)
+  );
 }
 
 /** The exact bytes of a captured body. */

@@ -309,7 +309,12 @@ export class Listener {
   }
 
   private async handle(req: IncomingMessage, body: Buffer, d: Arrival): Promise<void> {
-    await this.record(req, body, d);
+    const targets = d.isKept ? targetsFor(this.config.forwardTo, d.record.event ?? undefined) : [];
+    const unverified = d.signature === 'invalid' || d.signature === 'missing';
+    const forwards = targets.length > 0 && (!unverified || this.config.forwardAll);
+    // A forwarded delivery is recorded once its forwards are done, with their outcome (what
+    // `events replay --failed` picks by); any other at once.
+    if (!forwards) await this.record(req, body, d);
     if (!d.isKept) {
       // Answered 200 already, like every delivery; neither shown nor forwarded.
       this.skipped += 1;
@@ -322,7 +327,6 @@ export class Listener {
       signature === 'valid',
     );
     record.duplicate = duplicate;
-    const targets = targetsFor(this.config.forwardTo, record.event ?? undefined);
     const h: Heading = { record, receivedAt, firstAt, forwarding: targets.length > 0 };
     await this.hooks.event({ kind: 'delivery', ...h });
     this.leads(d);
@@ -336,6 +340,7 @@ export class Listener {
       { timeoutMs: this.config.timeoutMs, signal: this.hard.signal, env: this.config.env },
     );
     record.forward = reports[0];
+    await this.record(req, body, d, reports);
     await this.hooks.event({ kind: 'forwarded', ...h, reports });
     if (!reports.some(forwardOk) && !this.hard.signal.aborted) {
       this.unforwarded.push(record.uuid ?? '');
@@ -375,7 +380,12 @@ export class Listener {
    * and verdict, not its body (anyone can send bodies; a recording must not fill with them),
    * unless --record-unverified asks for them.
    */
-  private async record(req: IncomingMessage, body: Buffer, d: Arrival): Promise<void> {
+  private async record(
+    req: IncomingMessage,
+    body: Buffer,
+    d: Arrival,
+    forwards?: ForwardReport[],
+  ): Promise<void> {
     const capture = this.config.capture;
     if (!capture) return;
     const { record, signature } = d;
@@ -390,6 +400,7 @@ export class Listener {
           signature,
           signatureReason: record.signatureReason,
           omitBody: keepBody ? undefined : `signature ${signature}`,
+          forwards,
         },
       ),
     );
