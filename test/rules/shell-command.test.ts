@@ -24,7 +24,7 @@ const HOSTILE = ['x $(touch PWNED)\'`touch PWNED2`"', "'", '-n', 'a b', '$HOME',
 const scratch = mkdtempSync(join(tmpdir(), 'sched-shell-command-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-const COMMANDS = ['sched', 'chmod', 'chown', 'rm', 'mv', 'jq', 'id'];
+const COMMANDS = ['sched', 'chmod', 'chown', 'rm', 'mv', 'jq', 'id', 'grep'];
 
 /** The words a pasted command line gives each command, as a shell splits it; nothing runs. */
 async function wordsOf(line: string): Promise<string[][]> {
@@ -115,7 +115,21 @@ const ROWS: Row[] = [
       const r = await runSched(['types', 'list'], { env: { SCHED_CONFIG_DIR: dir } });
       fs.chmodSync(dir, 0o700);
       return {
-        line: between(r.stderr, /hint: (.*) \(and check/),
+        line: between(r.stderr, /hint: check the base URLs in it \((.*)\), then (?:.*); or point/),
+        words: [['grep', 'baseUrl', join(dir, 'config.json')]],
+      };
+    },
+  ],
+  [
+    'a config directory writable by others: the chmod after the check',
+    async (v) => {
+      const dir = join(scratch, `cfgc ${v.replace(/\//g, '_')}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.chmodSync(dir, 0o777);
+      const r = await runSched(['types', 'list'], { env: { SCHED_CONFIG_DIR: dir } });
+      fs.chmodSync(dir, 0o700);
+      return {
+        line: between(r.stderr, /\), then (chmod .*); or point/),
         words: [['chmod', '700', dir]],
       };
     },
