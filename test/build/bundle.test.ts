@@ -46,9 +46,9 @@ describe('dist/', () => {
     .filter((f) => f.endsWith('.js'))
     .map((f) => ({ name: f, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
 
-  it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
-    // Every file it loads when imported: its static imports, followed.
-    const byName = new Map(files.map((f) => [f.name, f.text]));
+  const byName = new Map(files.map((f) => [f.name, f.text]));
+  /** Every file `entry` loads when imported: its static imports, followed. */
+  const staticallyLoaded = (entry: string): Set<string> => {
     const seen = new Set<string>();
     const visit = (name: string) => {
       if (seen.has(name)) return;
@@ -60,7 +60,39 @@ describe('dist/', () => {
         visit(path.posix.normalize(path.posix.join(path.posix.dirname(name), m[1] ?? m[2]!)));
       }
     };
-    visit('sandbox.js');
+    visit(entry);
+    return seen;
+  };
+
+  it('the table library (cli-table3, string-width) is in one chunk, loaded only to draw a terminal table', () => {
+    const holding = files.filter((f) => f.text.includes('node_modules/cli-table3/'));
+    expect(holding.map((f) => f.name)).toHaveLength(1);
+    const chunk = holding[0]!;
+    expect(chunk.text).toContain('// src/output/terminal-table.ts');
+    // string-width may sit in a chunk it shares with the prompts, loaded with the table.
+    const width = files.find((f) => f.text.includes('// node_modules/string-width/'))!;
+    expect([...staticallyLoaded(chunk.name)]).toContain(width.name);
+    // Neither the CLI's entry nor the library's loads either up front ...
+    for (const entry of ['main.js', 'sandbox.js']) {
+      const loaded = staticallyLoaded(entry);
+      expect(loaded.size, entry).toBeGreaterThan(1);
+      expect([...loaded], entry).not.toContain(chunk.name);
+      expect([...loaded], entry).not.toContain(width.name);
+    }
+    // ... and the renderer imports it only dynamically, when a table is drawn on a terminal.
+    const base = path.posix.basename(chunk.name);
+    const importers = files.filter((f) => f.name !== chunk.name && f.text.includes(base));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const f of importers) {
+      expect(f.text, f.name).toMatch(
+        new RegExp(`import\\("\\./(chunks/)?${base.replace('.', '\\.')}"\\)`),
+      );
+      expect(f.text, f.name).not.toMatch(new RegExp(`from\\s*"[^"]*${base.replace('.', '\\.')}"`));
+    }
+  });
+
+  it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
+    const seen = staticallyLoaded('sandbox.js');
     expect(seen.size).toBeGreaterThan(1);
     const loaded = [...seen].map((n) => byName.get(n) ?? '').join('\n');
     expect(loaded).toContain('// src/sandbox/library.ts');
