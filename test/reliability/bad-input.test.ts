@@ -65,7 +65,8 @@ const SYNC_FILES: Record<string, { text: string; fields: RegExp[] }> = {
         { url: 42, events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
         { url: 'not a url', events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
         { url: 'ftp://example.com/h', events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
-        { url: 'https://a.example.com/h', secretEnv: 'SYNC_SECRET' },
+        // events left out means every event (issue 33, item 5); null is a mistake.
+        { url: 'https://a.example.com/h', events: null, secretEnv: 'SYNC_SECRET' },
         { url: 'https://b.example.com/h', events: [], secretEnv: 'SYNC_SECRET' },
         { url: 'https://c.example.com/h', events: ['meetingBooked'], secretEnv: 'SYNC_SECRET' },
         { url: 'https://d.example.com/h', events: 'meetingScheduled', secretEnv: 'SYNC_SECRET' },
