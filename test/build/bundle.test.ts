@@ -87,6 +87,33 @@ describe('dist/', () => {
     }
   });
 
+  it('the table library (cli-table3, string-width) is in one chunk, loaded only to draw a terminal table', () => {
+    const holding = files.filter((f) => f.text.includes('node_modules/cli-table3/'));
+    expect(holding.map((f) => f.name)).toHaveLength(1);
+    const chunk = holding[0]!;
+    expect(chunk.text).toContain('// src/output/terminal-table.ts');
+    // string-width may sit in a chunk it shares with the prompts, loaded with the table.
+    const width = files.find((f) => f.text.includes('// node_modules/string-width/'))!;
+    expect([...staticClosure(chunk.name)]).toContain(width.name);
+    // Neither the CLI's entry nor the library's loads either up front ...
+    for (const entry of ['main.js', 'sandbox.js']) {
+      const loaded = staticClosure(entry);
+      expect(loaded.size, entry).toBeGreaterThan(1);
+      expect([...loaded], entry).not.toContain(chunk.name);
+      expect([...loaded], entry).not.toContain(width.name);
+    }
+    // ... and the renderer imports it only dynamically, when a table is drawn on a terminal.
+    const base = path.posix.basename(chunk.name);
+    const importers = files.filter((f) => f.name !== chunk.name && f.text.includes(base));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const f of importers) {
+      expect(f.text, f.name).toMatch(
+        new RegExp(`import\\("\\./(chunks/)?${base.replace('.', '\\.')}"\\)`),
+      );
+      expect(f.text, f.name).not.toMatch(new RegExp(`from\\s*"[^"]*${base.replace('.', '\\.')}"`));
+    }
+  });
+
   it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
     const seen = staticClosure('sandbox.js');
     expect(seen.size).toBeGreaterThan(1);

@@ -5,12 +5,11 @@ import { createBufferIO } from '../helpers/buffer-io.js';
 import {
   MAX_TEXT_CELL,
   MAX_WHOLE_CELL,
-  planWidths,
   renderList,
   renderObject,
-  wrapText,
   type Column,
 } from '../../src/output/render.js';
+import { planWidths, wrapText } from '../../src/output/terminal-table.js';
 
 describe('wrapText', () => {
   it('keeps text that fits as one line', () => {
@@ -291,5 +290,41 @@ describe('capping counts characters, not UTF-16 units', () => {
     expect(await shown(emoji.repeat(MAX_TEXT_CELL + 1))).toBe(
       emoji.repeat(MAX_TEXT_CELL - 1) + '…',
     );
+  });
+});
+
+// The terminal table measures with string-width (the library cli-table3 pads with): an emoji
+// sequence takes the two columns a terminal gives it. The hand-made table counted a ZWJ family
+// as 6, a skin-toned thumb as 4, and a keycap or an emoji with VS16 as 1, so such a name
+// pushed the columns after it out of line.
+describe('emoji sequences and wide characters', () => {
+  const FAMILY = '👨‍👩‍👧';
+  it('an emoji sequence is two columns wide, and is never cut inside', () => {
+    expect(wrapText(`${FAMILY} x`, 4)).toEqual([`${FAMILY} x`]);
+    expect(wrapText(`${FAMILY} x`, 3)).toEqual([FAMILY, 'x']);
+    expect(wrapText('👍🏽👍🏽👍🏽', 4)).toEqual(['👍🏽👍🏽', '👍🏽']);
+  });
+
+  it('keeps the columns after an emoji or CJK name in line', async () => {
+    const io = createBufferIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const rows = [
+      { name: `${FAMILY} Family call`, slug: 'family' },
+      { name: '1️⃣ First ❤️', slug: 'first' },
+      { name: '面談 (30分)', slug: 'mendan' },
+      { name: 'Plain', slug: 'plain' },
+    ];
+    const columns: Column<(typeof rows)[number]>[] = [
+      { key: 'name', value: (r) => r.name },
+      { key: 'slug', value: (r) => r.slug },
+    ];
+    await renderList(io, rows, { format: 'table', columns });
+    const lines = io.stdoutText().trimEnd().split('\n');
+    // Where SLUG starts on screen: every row's slug starts in the same screen column.
+    const { default: stringWidth } = await import('string-width');
+    const starts = lines.map((l, i) =>
+      stringWidth(l.slice(0, l.lastIndexOf(i === 0 ? 'SLUG' : rows[i - 1]!.slug))),
+    );
+    expect(new Set(starts).size, lines.join('\n')).toBe(1);
+    expect(starts[0]).toBe(stringWidth(`${FAMILY} Family call`) + 2);
   });
 });

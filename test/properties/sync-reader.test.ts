@@ -24,7 +24,8 @@ const DEFECTS: Array<{ apply: (e: Record<string, unknown>) => void; at: string }
   { apply: (e) => (e.url = 'https://user:pw@example.com/h'), at: '.url' },
   { apply: (e) => (e.url = '/relative/hook'), at: '.url' },
   { apply: (e) => (e.url = 'ftp://example.com/h'), at: '.url' },
-  { apply: (e) => delete e.events, at: '.events' },
+  // Leaving events out is no mistake: it means every event (issue 33, item 5).
+  { apply: (e) => (e.events = null), at: '.events' },
   { apply: (e) => (e.events = []), at: '.events' },
   { apply: (e) => (e.events = 'meetingScheduled'), at: '.events' },
   { apply: (e) => (e.events = ['meetingSchedlued']), at: '.events[0]' },

@@ -65,6 +65,7 @@ const SYNC_FILES: Record<string, { text: string; fields: RegExp[] }> = {
         { url: 42, events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
         { url: 'not a url', events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
         { url: 'ftp://example.com/h', events: ['meetingScheduled'], secretEnv: 'SYNC_SECRET' },
+        // events left out means every event (issue 33, item 5); null is a mistake.
         { url: 'https://a.example.com/h', events: null, secretEnv: 'SYNC_SECRET' },
         { url: 'https://b.example.com/h', events: [], secretEnv: 'SYNC_SECRET' },
         { url: 'https://c.example.com/h', events: ['meetingBooked'], secretEnv: 'SYNC_SECRET' },
@@ -635,7 +636,7 @@ const CASES: BadInput[] = [
       ['--api-key', ['sandbox', '--port', '0', '--api-key', '   ']],
       ['--public-url', ['sandbox', '--port', '0', '--public-url', 'nope']],
       ['--public-url', ['sandbox', '--port', '0', '--public-url', 'ftp://example.com']],
-      ['--types', ['sandbox', '--port', '0', '--types', '-1']],
+      ['--seed-types', ['sandbox', '--port', '0', '--seed-types', '-1']],
     ] as const
   ).map(([flag, argv]): BadInput => ({
     cmd: 'sandbox',

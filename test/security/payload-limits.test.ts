@@ -15,6 +15,30 @@ import { spawnSched } from '../helpers/run.js';
 import { until } from '../helpers/until.js';
 import { runsElsewhere } from '../helpers/skip.js';
 
+/**
+ * Opens the FIFO for writing once sched has it open for reading (a non-blocking open fails
+ * until then); undefined when sched ended first.
+ */
+async function openWriter(
+  fifo: string,
+  p: { ended(): boolean; stderr(): string },
+): Promise<number | undefined> {
+  let writer: number | undefined;
+  await until(
+    () => {
+      try {
+        writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+        return true;
+      } catch {
+        return p.ended();
+      }
+    },
+    'sched to open the FIFO',
+    p.stderr,
+  );
+  return writer;
+}
+
 let dir: string;
 let rx: Receiver;
 beforeAll(async () => {
@@ -65,19 +89,7 @@ describe.skipIf(runsElsewhere(process.platform === 'win32' && 'Windows: no FIFOs
         );
         // Once sched has the FIFO open for reading, a writer can open it too (non-blocking): it
         // then holds it open and writes nothing, so the read never ends.
-        let writer: number | undefined;
-        await until(
-          () => {
-            try {
-              writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-              return true;
-            } catch {
-              return p.ended();
-            }
-          },
-          'sched to open the FIFO',
-          p.stderr,
-        );
+        const writer = await openWriter(fifo, p);
         await new Promise((r) => setTimeout(r, 200));
         expect(p.ended()).toBe(false);
         expect(await p.stop()).toBe(143);
@@ -99,19 +111,7 @@ describe.skipIf(runsElsewhere(process.platform === 'win32' && 'Windows: no FIFOs
         ['sig', 'sign', '--secret', 'a-secret-1234', '--payload-file', fifo],
         {},
       );
-      let writer: number | undefined;
-      await until(
-        () => {
-          try {
-            writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-            return true;
-          } catch {
-            return p.ended();
-          }
-        },
-        'sched to open the FIFO',
-        p.stderr,
-      );
+      const writer = await openWriter(fifo, p);
       writeSync(writer!, '{"event":"x"}');
       closeSync(writer!);
       await until(() => p.ended(), 'sig sign to end', p.stderr);
