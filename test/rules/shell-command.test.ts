@@ -15,7 +15,7 @@ import {
   removeWebhookHint,
   replayAllHint,
   replayOneHint,
-} from '../../src/domain/webhooks/listen/render.js';
+} from '../../src/domain/webhooks/listen/hints.js';
 import { ListenerWebhook } from '../../src/domain/webhooks/listen/register.js';
 import { unknownProfileError } from '../../src/config/sources.js';
 import { runSched } from '../helpers/run.js';

@@ -28,7 +28,7 @@ import {
 import { ListenerWebhook, type WebhookApi } from './register.js';
 import { answerNonDelivery, startReceiver, type Busy, type Receiver } from './receiver.js';
 import { NoteLimiter } from './notes.js';
-import { replayOneHint } from './render.js';
+import { replayOneHint } from './hints.js';
 
 export interface ListenerConfig {
   port: number;
@@ -364,7 +364,7 @@ export class Listener {
     if (leads.length > 0) {
       this.notes.note(
         'leads on invalid signatures',
-        ...leads.map((x) => `  ${x.confirmed ? 'cause' : 'check'}: ${x.reason}`),
+        leads.map((x) => `  ${x.confirmed ? 'cause' : 'check'}: ${x.reason}`),
       );
     }
     if (d.signature === 'unchecked' && d.header !== undefined && !this.warnedUnchecked) {

@@ -22,11 +22,11 @@ export class NoteLimiter {
    * Writes `lines` (one note, maybe of several lines) unless `kind` was said in full enough
    * times; then it is only counted. `kind` names it in the count: "requests answered 405".
    */
-  note(kind: string, ...lines: string[]): void {
+  note(kind: string, lines: string | readonly string[]): void {
     const n = (this.said.get(kind) ?? 0) + 1;
     this.said.set(kind, n);
     if (n <= (this.opts.inFull ?? NOTES_IN_FULL)) {
-      for (const line of lines) this.write(line);
+      for (const line of typeof lines === 'string' ? [lines] : lines) this.write(line);
       if (n === (this.opts.inFull ?? NOTES_IN_FULL)) {
         this.write(`note: further ${kind} are counted, not shown one by one`);
       }

@@ -4,7 +4,7 @@
 import type { EventName, Webhook } from '../../../api/types.js';
 import { messageOf } from '../../../errors.js';
 import { urlKey } from '../url.js';
-import { removeWebhookHint } from './render.js';
+import { removeWebhookHint } from './hints.js';
 
 export interface WebhookApi {
   list(signal: AbortSignal): AsyncIterable<Webhook>;

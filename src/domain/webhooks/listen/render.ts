@@ -3,7 +3,7 @@
 // from the sender is sanitised: a delivery must not be able to move the cursor.
 import type { ChalkInstance } from 'chalk';
 import { sanitizeCell } from '../../../text/sanitize.js';
-import { shellCommand } from '../../../text/quote.js';
+import { removeWebhookHint, replayAllHint } from './hints.js';
 import { Failure } from '../../../errors.js';
 import type { ForwardReport, ForwardTarget } from './forward.js';
 import type { ListenerEvent, ListenerSummary } from './listener.js';
@@ -77,27 +77,6 @@ export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
 /** Why a delivery was not forwarded: its signature did not verify (and no opt-in was given). */
 export function notForwardedLine(c: ChalkInstance, verdict: 'invalid' | 'missing'): string {
   return `  ↳ ${c.yellow(`not forwarded: signature ${verdict} (--forward-unverified forwards it anyway)`)}`;
-}
-
-/**
- * What to run once the app is fixed, after a delivery no forward took: the recording, the
- * delivery's uuid (the sender chose it) and the app's URL, each one shell word.
- */
-export function replayOneHint(file: string, uuid: string, to: string): string {
-  return shellCommand`sched events replay ${file} --uuid ${uuid} --to ${to}`;
-}
-
-/** The stop summary's suggestion when some deliveries reached no app. */
-export function replayAllHint(file: string, uuids: readonly string[] = []): string {
-  // Only what no forward took, when each of them has a uuid to pick it by.
-  const only = uuids.length > 0 && uuids.every((u) => u !== '');
-  const picks = only ? uuids.map((u) => shellCommand` --uuid ${u}`).join('') : '';
-  return shellCommand`sched events replay ${file}` + picks + ' --to <url>';
-}
-
-/** How to remove a webhook by hand (one `--register` could not delete, or an older one). */
-export function removeWebhookHint(uuid: string): string {
-  return shellCommand`sched webhooks rm ${uuid}`;
 }
 
 /** What the listener says on stderr once it listens: where, which secret, what it keeps. */
