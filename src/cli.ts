@@ -149,7 +149,7 @@ function keepOwnOptions(c: Command): void {
           visibleGlobalOptions: (cmd: Command) => {
             const out: Option[] = [];
             for (let a = cmd.parent; a; a = a.parent) {
-              if (!a.parent) out.push(...a.options.filter((o) => !o.hidden));
+              if (!a.parent) for (const o of a.options) if (!o.hidden) out.push(o);
             }
             return out;
           },
@@ -443,7 +443,7 @@ function catchMistypes(program: Command, argv: readonly string[]): void {
   let cmd = program;
   const chain = () => {
     const opts: Option[] = [];
-    for (let c: Command | null = cmd; c; c = c.parent) opts.push(...c.options);
+    for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) opts.push(o);
     return opts;
   };
   for (let i = 0; i < argv.length; i++) {

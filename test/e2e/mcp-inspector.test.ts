@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHED_COMMAND } from '../helpers/run.js';
+import { unavailable } from '../helpers/skip.js';
 import { signPayload } from '../../src/domain/webhooks/signature.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,13 +38,6 @@ function inspectorNode(): { node?: string; why?: string } {
 }
 
 const { node, why } = inspectorNode();
-const CI = process.env.CI === 'true' || process.env.CI === '1';
-
-if (!node && CI) {
-  it('finds a Node for the MCP Inspector', () => {
-    expect.fail(`${why} (.ci/run sets SCHED_NODE24_BIN)`);
-  });
-}
 
 const home = mkdtempSync(path.join(tmpdir(), 'sched-mcp-inspector-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -101,49 +95,52 @@ async function inspectOk(args: string[], flags: string[] = []) {
   return JSON.parse(r.out) as Record<string, any>;
 }
 
-describe.skipIf(!node)(`sched mcp under the MCP Inspector (${why ?? 'Node ok'})`, () => {
-  it('lists the default tools, and the write tools only with --allow-write', async () => {
-    const def = await inspectOk(['--method', 'tools/list']);
-    expect(def.tools.map((t: { name: string }) => t.name)).toEqual([
-      'list_meeting_types',
-      'create_single_use_link',
-      'list_webhooks',
-      'verify_webhook_signature',
-      'sample_event',
-    ]);
-    const rw = await inspectOk(['--method', 'tools/list'], ['--allow-write']);
-    expect(rw.tools).toHaveLength(7);
-    const del = rw.tools.find((t: { name: string }) => t.name === 'delete_webhook');
-    expect(del.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
-  }, 120_000);
+describe.skipIf(unavailable(!node && `${why} (.ci/run sets SCHED_NODE24_BIN)`))(
+  'sched mcp under the MCP Inspector',
+  () => {
+    it('lists the default tools, and the write tools only with --allow-write', async () => {
+      const def = await inspectOk(['--method', 'tools/list']);
+      expect(def.tools.map((t: { name: string }) => t.name)).toEqual([
+        'list_meeting_types',
+        'create_single_use_link',
+        'list_webhooks',
+        'verify_webhook_signature',
+        'sample_event',
+      ]);
+      const rw = await inspectOk(['--method', 'tools/list'], ['--allow-write']);
+      expect(rw.tools).toHaveLength(7);
+      const del = rw.tools.find((t: { name: string }) => t.name === 'delete_webhook');
+      expect(del.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    }, 120_000);
 
-  it('mints links for a meeting type named by its slug', async () => {
-    const r = await inspectOk(
-      toolCall('create_single_use_link', { meeting_type: 'intro-call', count: '2' }),
-    );
-    expect(r.isError).toBeFalsy();
-    expect(r.structuredContent.links).toHaveLength(2);
-    expect(r.structuredContent.meeting_type_uuid).toBe('3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c');
-  }, 60_000);
+    it('mints links for a meeting type named by its slug', async () => {
+      const r = await inspectOk(
+        toolCall('create_single_use_link', { meeting_type: 'intro-call', count: '2' }),
+      );
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent.links).toHaveLength(2);
+      expect(r.structuredContent.meeting_type_uuid).toBe('3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c');
+    }, 60_000);
 
-  it('verifies a signature with the secret of the server environment, which it never shows', async () => {
-    const payload = '{"event":"meetingScheduled"}';
-    const r = await inspectOk(
-      // The Inspector reads a value as JSON when it can: a JSON string keeps the body as text.
-      toolCall('verify_webhook_signature', {
-        payload: JSON.stringify(payload),
-        signature: signPayload(SECRET, payload),
-      }),
-    );
-    expect(r.structuredContent).toEqual({ valid: true, reason: null });
-    expect(JSON.stringify(r)).not.toContain(SECRET);
-  }, 60_000);
+    it('verifies a signature with the secret of the server environment, which it never shows', async () => {
+      const payload = '{"event":"meetingScheduled"}';
+      const r = await inspectOk(
+        // The Inspector reads a value as JSON when it can: a JSON string keeps the body as text.
+        toolCall('verify_webhook_signature', {
+          payload: JSON.stringify(payload),
+          signature: signPayload(SECRET, payload),
+        }),
+      );
+      expect(r.structuredContent).toEqual({ valid: true, reason: null });
+      expect(JSON.stringify(r)).not.toContain(SECRET);
+    }, 60_000);
 
-  it('offers no create_webhook without --allow-write: the Inspector cannot call it', async () => {
-    const r = await inspect(
-      toolCall('create_webhook', { url: 'https://hooks.example.com/x', unsigned: 'true' }),
-    );
-    expect(r.code).not.toBe(0);
-    expect(r.out + r.err).toContain("Tool 'create_webhook' not found on server");
-  }, 60_000);
-});
+    it('offers no create_webhook without --allow-write: the Inspector cannot call it', async () => {
+      const r = await inspect(
+        toolCall('create_webhook', { url: 'https://hooks.example.com/x', unsigned: 'true' }),
+      );
+      expect(r.code).not.toBe(0);
+      expect(r.out + r.err).toContain("Tool 'create_webhook' not found on server");
+    }, 60_000);
+  },
+);

@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HAS_TMUX, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-describe.skipIf(!HAS_TMUX)(tmuxTitle('the pick list of hundreds of meeting types'), () => {
+describe.skipIf(noTmux())(tmuxTitle('the pick list of hundreds of meeting types'), () => {
   let sb: TestSandbox;
   let dir: string;
   let term: Terminal | undefined;

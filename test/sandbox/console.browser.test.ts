@@ -269,7 +269,7 @@ describe.skipIf(NO_BROWSER)('the console off loopback', () => {
   }, 30_000);
 });
 
-describe.skipIf(!HAVE_BROWSER)('the console with 200 links, long URLs and an open delivery', () => {
+describe.skipIf(NO_BROWSER)('the console with 200 links, long URLs and an open delivery', () => {
   let sb: TestSandbox;
   let rx: Receiver;
   const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';

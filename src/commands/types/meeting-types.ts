@@ -134,7 +134,7 @@ export async function resolveMeetingTypes(
       for (const line of suggestions(ref, types)) details.push(line);
     } else {
       ambiguous.push(quote(ref));
-      details.push(...ambiguity(ref, found));
+      for (const d of ambiguity(ref, found)) details.push(d);
     }
     return { ref, uuid: '' };
   });
