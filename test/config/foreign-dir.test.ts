@@ -54,13 +54,31 @@ async function asOtherUser(argv: string[], env: Record<string, string>) {
   const [cmd, ...pre] = SCHED_COMMAND;
   const drop = CAN_DROP ? [SETPRIV, '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
   const [file, ...args] = [...drop, cmd!, ...pre, ...argv];
+  // Under coverage (NODE_V8_COVERAGE, which Node passes to every child whatever its env), the
+  // other user writes its coverage where it may, and the files are moved where they belong.
+  const coverage = process.env.NODE_V8_COVERAGE;
+  const theirs = coverage ? path.join(root, 'coverage') : undefined;
+  if (theirs) fs.mkdirSync(theirs, { mode: 0o777 });
+  if (theirs) fs.chmodSync(theirs, 0o777);
   const r = await execa(file!, args, {
-    env: { PATH: process.env.PATH ?? '', HOME: root, SCHED_CONFIG_DIR: dir, NO_COLOR: '1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      SCHED_CONFIG_DIR: dir,
+      NO_COLOR: '1',
+      ...(theirs ? { NODE_V8_COVERAGE: theirs } : {}),
+      ...env,
+    },
     extendEnv: false,
     reject: false,
     timeout: 20_000,
     stripFinalNewline: false,
   });
+  if (theirs && coverage) {
+    for (const f of fs.readdirSync(theirs))
+      fs.copyFileSync(path.join(theirs, f), path.join(coverage, f));
+    fs.rmSync(theirs, { recursive: true, force: true });
+  }
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
