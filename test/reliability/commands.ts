@@ -61,6 +61,12 @@ export interface CommandSpec {
   completion?: boolean;
   /** Where the API key may legitimately be shown masked. */
   showsMaskedKey?: boolean;
+  /**
+   * A server on stdin and stdout (`sched mcp`): it serves on whatever the API does, so a
+   * failure is not an exit code but an error result in its protocol. Returns that result's
+   * text, undefined when the call succeeded.
+   */
+  protocolError?: (r: Run) => string | undefined;
 }
 
 // --- Data a healthy service answers with ---------------------------------------------------
@@ -298,6 +304,20 @@ export const COMMANDS: CommandSpec[] = [
       expect(JSON.parse(r.stdout)).toEqual([LINK]);
       const post = c.requests.find((q) => q.method === 'POST');
       expect(JSON.parse(post!.body)).toEqual({ meeting_type_uuid: MT2.uuid });
+    },
+  },
+  {
+    name: 'mcp',
+    argv: () => ['mcp'],
+    stdin: mcpSession('list_meeting_types', { all: true }),
+    requests: [R.meetingTypes()],
+    protocolError: (r) => {
+      const res = mcpResult(r.stdout);
+      return res.isError ? res.content.map((c) => c.text).join('\n') : undefined;
+    },
+    checkOk: (r) => {
+      const res = mcpResult(r.stdout);
+      expect(JSON.stringify(res.structuredContent)).toContain(MT1.uuid);
     },
   },
   {
@@ -557,3 +577,38 @@ export const COMMANDS: CommandSpec[] = [
     checkOk: (r) => expect(r.stdout.startsWith(`${WH_OLD.uuid}\t`)).toBe(true),
   },
 ];
+
+/** An MCP client's whole session on stdin: initialize, then one tool call (id 2). */
+function mcpSession(tool: string, args: Record<string, unknown>): string {
+  const frames = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'fault-matrix', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } },
+  ];
+  return frames.map((f) => JSON.stringify(f) + '\n').join('');
+}
+
+interface McpResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: unknown;
+}
+
+/** The result of the tool call (id 2) among the frames `sched mcp` wrote on stdout. */
+function mcpResult(stdout: string): McpResult {
+  for (const line of stdout.split('\n')) {
+    if (line.trim() === '') continue;
+    const frame = JSON.parse(line) as { id?: number; result?: McpResult };
+    if (frame.id === 2 && frame.result) return frame.result;
+  }
+  throw new Error(`no result for the tool call in:\n${stdout}`);
+}

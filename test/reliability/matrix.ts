@@ -118,6 +118,17 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
       expect(r.code, label).toBe(0);
       expect(r.stderr, label).toBe('');
       if (r.stdout !== '') cmd.checkOk(r, ctx);
+    } else if (cmd.protocolError) {
+      // `sched mcp` serves on: the process ends 0 when its client closes stdin, and a failure
+      // is the tool's error result, in the words every other command prints.
+      expect(r.code, `${label}: exit code; stderr:\n${r.stderr}`).toBe(0);
+      const error = cmd.protocolError(r);
+      if (want.ok) {
+        expect(error, label).toBeUndefined();
+        cmd.checkOk(r, ctx);
+      } else {
+        expect(error, `${label}: the tool's error result`).toMatch(want.error);
+      }
     } else if (want.ok) {
       expect(r.code, `${label}: exit code; stderr:\n${r.stderr}`).toBe(cmd.okCode ?? 0);
       expect(errorLines(r.stderr), label).toEqual([]);
