@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { envelope, f, type Fault, type RecordedRequest } from '../helpers/fault-server.js';
 import { API_KEY, MASKED_KEY, WEBHOOK_SECRET, type Run } from './harness.js';
+import { mcpResult, mcpSession } from '../helpers/mcp-stdin.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -577,38 +578,3 @@ export const COMMANDS: CommandSpec[] = [
     checkOk: (r) => expect(r.stdout.startsWith(`${WH_OLD.uuid}\t`)).toBe(true),
   },
 ];
-
-/** An MCP client's whole session on stdin: initialize, then one tool call (id 2). */
-function mcpSession(tool: string, args: Record<string, unknown>): string {
-  const frames = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'fault-matrix', version: '1' },
-      },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } },
-  ];
-  return frames.map((f) => JSON.stringify(f) + '\n').join('');
-}
-
-interface McpResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: unknown;
-}
-
-/** The result of the tool call (id 2) among the frames `sched mcp` wrote on stdout. */
-function mcpResult(stdout: string): McpResult {
-  for (const line of stdout.split('\n')) {
-    if (line.trim() === '') continue;
-    const frame = JSON.parse(line) as { id?: number; result?: McpResult };
-    if (frame.id === 2 && frame.result) return frame.result;
-  }
-  throw new Error(`no result for the tool call in:\n${stdout}`);
-}

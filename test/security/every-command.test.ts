@@ -15,6 +15,7 @@ import { useConfigDir } from '../helpers/config-dir.js';
 import { runSched } from '../helpers/run.js';
 import { f } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { mcpSession } from '../helpers/mcp-stdin.js';
 import {
   HOSTILE,
   HOSTILE_KEY,
@@ -321,25 +322,6 @@ const CASES: Record<string, (() => Case)[]> = {
     }),
   ],
 };
-
-/** An MCP client's whole session on stdin: initialize, then one tool call. */
-function mcpSession(tool: string, args: Record<string, unknown>): string {
-  const frames = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'hostile-test', version: '1' },
-      },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } },
-  ];
-  return frames.map((f) => JSON.stringify(f) + '\n').join('');
-}
 
 function leafCommands(): string[] {
   const out: string[] = [];
