@@ -31,6 +31,8 @@ export default {
       'test/commands/sig/sig.test.ts',
       'test/mcp/tools.test.ts',
       'test/commands/mcp/serve.test.ts',
+      'test/domain/webhooks/listen/*.test.ts',
+      'test/commands/webhooks/{listen,listen-ci}.test.ts',
     ],
     globalSetup: [],
   },
