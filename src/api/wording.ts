@@ -371,6 +371,11 @@ function sandboxHint(url: URL): string {
   return `${start}; it listens on 127.0.0.1 (IPv4) unless started with --host ::1, so try --base-url ${v4.origin}/api`;
 }
 
+/** The error code of a transport failure: a timeout of either kind, else a network failure. */
+function failureCode(f: TransportFailure): ErrorCode {
+  return f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
+}
+
 /** An attempt that got no usable answer, not retried. */
 export function failureError(
   req: WordedRequest,
@@ -381,8 +386,7 @@ export function failureError(
   const host = shortHost(url.host);
   const after = afterAttempts(c.attempts);
   const request = failed(req, url);
-  const code: ErrorCode =
-    f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
+  const code = failureCode(f);
   if (f.kind === 'too-large') {
     return new ApiError(
       `the answer to ${target(req, url)} is larger than ${Math.round(c.maxBodyBytes / 1024 / 1024)} MB; refusing to read it`,
@@ -424,8 +428,7 @@ function networkError(
 ): NetworkError {
   const host = shortHost(url.host);
   const after = afterAttempts(c.attempts);
-  const code: ErrorCode =
-    f.kind === 'timeout' || f.kind === 'connect-timeout' ? 'timeout' : 'network';
+  const code = failureCode(f);
   const net = (message: string, hint?: string) =>
     new NetworkError(message, { request: failed(req, url), code, hint });
   switch (f.kind) {
