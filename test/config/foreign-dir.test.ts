@@ -49,9 +49,28 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/**
+ * The command, from where the other user can run it: a checkout inside a private directory
+ * (a `mktemp -d` clone, mode 0700) cannot be reached by uid 65534, so the package's bin/,
+ * dist/ and package.json (the bundle needs nothing else) are copied into the test's own
+ * world-readable directory first.
+ */
+function reachable(command: readonly string[]): readonly string[] {
+  const bin = command.find((a) => a.endsWith(path.join('bin', 'sched.js')));
+  if (!CAN_DROP || !bin) return command;
+  const pkg = path.dirname(path.dirname(bin));
+  const copy = path.join(root, 'pkg');
+  for (const part of ['bin', 'dist']) {
+    fs.cpSync(path.join(pkg, part), path.join(copy, part), { recursive: true });
+  }
+  fs.copyFileSync(path.join(pkg, 'package.json'), path.join(copy, 'package.json'));
+  fs.chmodSync(copy, 0o755);
+  return command.map((a) => (a === bin ? path.join(copy, 'bin', 'sched.js') : a));
+}
+
 /** sched as a user who is not root (nobody, when the tests run as root). */
 async function asOtherUser(argv: string[], env: Record<string, string>) {
-  const [cmd, ...pre] = SCHED_COMMAND;
+  const [cmd, ...pre] = reachable(SCHED_COMMAND);
   const drop = CAN_DROP ? [SETPRIV, '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
   const [file, ...args] = [...drop, cmd!, ...pre, ...argv];
   // Under coverage (NODE_V8_COVERAGE, which Node passes to every child whatever its env), the
