@@ -54,6 +54,8 @@ export interface ListenerConfig {
   env?: Record<string, string | undefined>;
   /** The driver's interrupt (Ctrl-C, SIGTERM): stops everything at once. */
   signal: AbortSignal;
+  /** Notification uuids remembered per kind, for duplicates; default SEEN_LIMIT. */
+  seenLimit?: number;
 }
 
 /** What every event of one delivery carries: the delivery, and what its line shows. */
@@ -114,7 +116,7 @@ export class Listener {
   private readonly hard = new AbortController();
   /** Stops listening; deliveries received are then handled to the end before it stops. */
   private readonly end = new AbortController();
-  private readonly seen = new SeenNotifications();
+  private readonly seen: SeenNotifications;
   private readonly notes: NoteLimiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly busySaid = new Set<string>();
@@ -135,6 +137,7 @@ export class Listener {
     private readonly hooks: ListenerHooks,
   ) {
     this.secret = config.secret;
+    this.seen = new SeenNotifications(config.seenLimit);
     this.unlinkSignal = addAbortListener(config.signal, () => this.hard.abort());
     this.notes = new NoteLimiter((line) => hooks.note(line));
     this.registration = new ListenerWebhook(
