@@ -227,21 +227,20 @@ describe('list_meeting_types', () => {
   });
 
   it('a page count of 0 reads as one page; odd values become one clean line each', async () => {
-    const long = 'N'.repeat(130);
-    api.on(
-      'GET',
-      MT_PATH,
-      f.json(200, {
-        ...envelope([meetingType(1, { name: long, slug: null, duration: undefined })], {
-          path: MT_PATH,
-        }),
-        pages: 0,
-      }),
-    );
+    const odd = [
+      meetingType(1, { name: 'N'.repeat(121), slug: null, duration: undefined }),
+      meetingType(2, { name: 'M'.repeat(120), slug: 'two\nlines' }),
+    ];
+    api.on('GET', MT_PATH, f.json(200, { ...envelope(odd, { path: MT_PATH }), pages: 0 }));
     const h = await connect({}, scripted());
     const r = await h.call('list_meeting_types');
     expect(r.text).toBe(
-      `1 meeting type (page 1 of 1):\n- ${'N'.repeat(119)}… ·  ·  min · 00000000-0000-4000-8000-000000000001`,
+      [
+        '2 meeting types (page 1 of 1):',
+        // Cut at 120 characters, the last one an ellipsis; a value of 120 is whole.
+        `- ${'N'.repeat(119)}… ·  ·  min · 00000000-0000-4000-8000-000000000001`,
+        `- ${'M'.repeat(120)} · two lines · 30 min · 00000000-0000-4000-8000-000000000002`,
+      ].join('\n'),
     );
   });
 });
@@ -413,8 +412,15 @@ describe('create_webhook and delete_webhook', () => {
     );
   });
 
-  it('create: a secret the service echoes is masked in the result', async () => {
-    api.on('POST', '/api/webhooks', f.json(201, webhook(1, { secret: HOOK_SECRET })));
+  it('create: the secret read from secret_env is masked wherever the service echoes it', async () => {
+    api.on(
+      'POST',
+      '/api/webhooks',
+      f.json(
+        201,
+        webhook(1, { secret: HOOK_SECRET, url: `https://hooks.example.com/?s=${HOOK_SECRET}` }),
+      ),
+    );
     const h = await connect({ allowWrite: true }, scripted());
     const r = await h.call('create_webhook', {
       url: 'https://hooks.example.com/001',
@@ -422,7 +428,11 @@ describe('create_webhook and delete_webhook', () => {
       secret_env: 'MCP_HOOK_SECRET',
     });
     expect(r.isError, r.text).toBe(false);
-    expect((r.structured!.webhook as { secret: string }).secret).toBe('****');
+    expect(r.structured!.webhook).toMatchObject({
+      secret: '****',
+      url: 'https://hooks.example.com/?s=****',
+    });
+    expect(r.text).toContain('for https://hooks.example.com/?s=**** (meetingScheduled)');
     expect(JSON.parse(api.requests[0]!.body)).toMatchObject({ secret: HOOK_SECRET });
   });
 
@@ -532,10 +542,17 @@ describe('bounds: time', () => {
   });
 
   it('a cancelled call aborts its HTTP request', async () => {
-    const seen: IncomingMessage[] = [];
+    // Every request hangs, but the list of meeting types a link's type is resolved from.
+    const hung: IncomingMessage[] = [];
     let closed = 0;
-    const srv = createServer((req) => {
-      seen.push(req);
+    let resolving = false;
+    const types = JSON.stringify(envelope([meetingType(7)], { path: MT_PATH }));
+    const srv = createServer((req, res) => {
+      if (resolving && req.method === 'GET' && req.url?.startsWith(MT_PATH)) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(types);
+        return;
+      }
+      hung.push(req);
       req.socket.once('close', () => closed++);
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -548,17 +565,24 @@ describe('bounds: time', () => {
           SCHED_API_KEY: SCRIPTED_KEY,
         },
       );
-      for (const [name, args] of [
-        ['list_meeting_types', {}],
-        ['list_meeting_types', { all: true }],
-        ['list_webhooks', {}],
-        ['create_webhook', { url: 'https://hooks.example.com/c', unsigned: true }],
-        ['delete_webhook', { uuid: INTRO }],
+      for (const [name, args, path] of [
+        ['list_meeting_types', {}, `GET ${MT_PATH}?limit=20`],
+        ['list_meeting_types', { all: true }, `GET ${MT_PATH}?page=1&limit=50`],
+        ['list_webhooks', {}, 'GET /api/webhooks?limit=20'],
+        ['create_single_use_link', { meeting_type: 'type-007' }, 'POST /api/single-use-link'],
+        [
+          'create_webhook',
+          { url: 'https://hooks.example.com/c', unsigned: true },
+          'POST /api/webhooks',
+        ],
+        ['delete_webhook', { uuid: INTRO }, `DELETE /api/webhooks/${INTRO}`],
       ] as const) {
         const stop = new AbortController();
-        const before = seen.length;
+        const before = hung.length;
+        resolving = name === 'create_single_use_link';
         const pending = h.call(name, args, stop.signal);
-        await expect.poll(() => seen.length).toBe(before + 1);
+        await expect.poll(() => hung.length).toBe(before + 1);
+        expect(`${hung.at(-1)!.method} ${hung.at(-1)!.url}`).toBe(path);
         stop.abort();
         await expect(pending).rejects.toThrow();
         await expect.poll(() => closed, { message: name }).toBe(before + 1);
