@@ -189,9 +189,10 @@ describe('arguments, checked before any request', () => {
 
   it.each([
     [
-      'sample_event',
-      { event: 'x', evnt: 1 },
-      'error: sample_event: unknown argument "evnt" (did you mean "event"?)\nhint: its arguments are event',
+      'list_meeting_types',
+      { qeury: 'x' },
+      'error: list_meeting_types: unknown argument "qeury" (did you mean "query"?)\n' +
+        'hint: its arguments are query, page, limit, all',
     ],
     [
       'create_webhook',
