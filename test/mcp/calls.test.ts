@@ -581,11 +581,11 @@ describe('bounds: time', () => {
         const before = hung.length;
         resolving = name === 'create_single_use_link';
         const pending = h.call(name, args, stop.signal);
-        await expect.poll(() => hung.length).toBe(before + 1);
+        await expect.poll(() => hung.length, { timeout: 5000 }).toBe(before + 1);
         expect(`${hung.at(-1)!.method} ${hung.at(-1)!.url}`).toBe(path);
         stop.abort();
         await expect(pending).rejects.toThrow();
-        await expect.poll(() => closed, { message: name }).toBe(before + 1);
+        await expect.poll(() => closed, { message: name, timeout: 5000 }).toBe(before + 1);
       }
     } finally {
       srv.closeAllConnections();
