@@ -15,7 +15,7 @@ import {
   type ToolDeps,
 } from '../../src/mcp/tools.js';
 import { AuthError, UsageError } from '../../src/errors.js';
-import { signPayload } from '../../src/domain/webhooks/signature.js';
+import { NO_KNOWN_CAUSE, signPayload } from '../../src/domain/webhooks/signature.js';
 import type { Webhook } from '../../src/api/types.js';
 
 const noApi: ToolDeps = {
@@ -187,6 +187,43 @@ describe('arguments, checked before any request', () => {
     );
   });
 
+  it.each([
+    [
+      'list_meeting_types',
+      { qeury: 'x' },
+      'error: list_meeting_types: unknown argument "qeury" (did you mean "query"?)\n' +
+        'hint: its arguments are query, page, limit, all',
+    ],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', secret_env: 'not a name' },
+      'error: secret_env: "not a name" is not an environment variable name\n' +
+        'hint: give the NAME of a variable of the server process, e.g. SCHED_HOOK_SECRET, not the secret',
+    ],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', events: ['meetingScheduled', 1] },
+      'error: events must be a list of event names\nhint: e.g. ["meetingScheduled"]; leave it out for all events',
+    ],
+    [
+      'create_webhook',
+      { url: 'https://x.example/h', events: [] },
+      'error: events is empty\nhint: leave it out to subscribe to every event',
+    ],
+    [
+      'delete_webhook',
+      { uuid: 'abc' },
+      'error: uuid: "abc" is not a webhook UUID\nhint: list_webhooks shows the UUIDs',
+    ],
+    [
+      'verify_webhook_signature',
+      { payload: 'p', signature: '\t' },
+      'error: signature is empty\nhint: pass the webhook-signature header value exactly as received',
+    ],
+  ])('%s %j: the whole error, with the hint that fixes it', async (name, args, text) => {
+    expect(await fails(name, args)).toBe(text);
+  });
+
   it('no message quotes a secret it read', async () => {
     const text = await fails('create_webhook', {
       url: 'https://x.example/h',
@@ -223,6 +260,13 @@ describe('the tools that need no account', () => {
     );
     expect(bad.structured.valid).toBe(false);
     expect(bad.text).toBe(`invalid: ${String(bad.structured.reason)}`);
+    // Signed with another secret: no known mistake explains it (the payload was checked).
+    const other = await call(
+      'verify_webhook_signature',
+      { payload: 'body', signature: signPayload('another-secret', 'body'), secret_env: 'HOOK' },
+      deps,
+    );
+    expect(other.structured).toEqual({ valid: false, reason: NO_KNOWN_CAUSE });
   });
 
   it('sample: the payload as structured content, and its exact JSON in the text', async () => {
