@@ -1,5 +1,5 @@
-// The tests `npm run mutation` (scripts/stryker.config.mjs) runs against each mutant: the files
-// that exercise the mutated modules in-process. Tests that spawn the built binary are left out
+// The tests the main group of `npm run mutation` (scripts/stryker.config.mjs) runs against each
+// mutant: the files that exercise the mutated modules in-process. Tests that spawn the built binary are left out
 // (they run dist/, which never holds a mutant), and so is the build in the global setup.
 import base from '../vitest.config.ts';
 
