@@ -30,13 +30,17 @@ const KEY = 'sk_live_exchange_KEY_41c7';
 let srv: FaultServer;
 /** Another origin (another port), for redirects that leave the configured one. */
 let other: FaultServer;
+/** For what the fault server cannot show or do: raw bytes, repeated headers, a body in pieces. */
+let raw: RawServer;
 beforeAll(async () => {
   srv = await startFaultServer();
   other = await startFaultServer();
+  raw = await startRawServer();
 });
 afterAll(async () => {
   await srv.close();
   await other.close();
+  await raw.close();
 });
 
 const transports: Transport[] = [];
@@ -44,6 +48,9 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close(true)));
   srv.clear();
   other.clear();
+  raw.got.length = 0;
+  raw.sockets = 0;
+  raw.reply = (_req, res) => res.end();
 });
 
 function transport(extra: Partial<TransportOptions> = {}): Transport {
@@ -89,7 +96,10 @@ function failureOf(r: ExchangeResult | Awaited<ReturnType<typeof sendToReceiver>
 interface RawServer {
   url: string;
   got: Array<{ method: string; url: string; rawHeaders: string[]; body: Buffer }>;
+  /** Connections opened so far. */
   sockets: number;
+  /** Connections still open. */
+  open(): number;
   reply: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   close(): Promise<void>;
 }
@@ -99,6 +109,7 @@ async function startRawServer(): Promise<RawServer> {
     url: '',
     got: [],
     sockets: 0,
+    open: () => open.size,
     reply: (_req, res) => res.end(),
     close: () =>
       new Promise<void>((resolve) => {
@@ -168,65 +179,50 @@ describe('what the API client sends', () => {
   });
 
   it('a body as JSON; raw bytes byte for byte', async () => {
-    const raw = await startRawServer();
-    try {
-      const base = { baseUrl: `${raw.url}/api` };
-      await run({ method: 'POST', path: '/j', body: { a: [1, 'é'] } }, base);
-      const bytes = Uint8Array.from([0xff, 0x00, 0x80, 0x7b, 0x0a]);
-      await run({ method: 'PUT', path: '/r', rawBody: bytes, body: { ignored: true } }, base);
-      expect(raw.got.map((g) => [g.method, g.url])).toEqual([
-        ['POST', '/api/j'],
-        ['PUT', '/api/r'],
-      ]);
-      expect(raw.got[0]!.body.toString('utf8')).toBe('{"a":[1,"é"]}');
-      expect([...raw.got[1]!.body]).toEqual([...bytes]);
-    } finally {
-      await raw.close();
-    }
+    const base = { baseUrl: `${raw.url}/api` };
+    await run({ method: 'POST', path: '/j', body: { a: [1, 'é'] } }, base);
+    const bytes = Uint8Array.from([0xff, 0x00, 0x80, 0x7b, 0x0a]);
+    await run({ method: 'PUT', path: '/r', rawBody: bytes, body: { ignored: true } }, base);
+    expect(raw.got.map((g) => [g.method, g.url])).toEqual([
+      ['POST', '/api/j'],
+      ['PUT', '/api/r'],
+    ]);
+    expect(raw.got[0]!.body.toString('utf8')).toBe('{"a":[1,"é"]}');
+    expect([...raw.got[1]!.body]).toEqual([...bytes]);
   });
 
   it('keeps connections to the given number (a pool per client)', async () => {
-    const raw = await startRawServer();
     raw.reply = (_req, res) => setTimeout(() => res.end('{}'), 60);
-    try {
-      const t = transport({ baseUrl: `${raw.url}/api`, connections: 1 });
-      const all = await Promise.all(
-        [1, 2, 3].map(() => t.exchange({ method: 'GET', path: '/p' }, 1, () => {})),
-      );
-      expect(all.map((r) => r.kind)).toEqual(['answer', 'answer', 'answer']);
-      expect(raw.got).toHaveLength(3);
-      expect(raw.sockets).toBe(1);
-    } finally {
-      await raw.close();
-    }
+    const t = transport({ baseUrl: `${raw.url}/api`, connections: 1 });
+    const all = await Promise.all(
+      [1, 2, 3].map(() => t.exchange({ method: 'GET', path: '/p' }, 1, () => {})),
+    );
+    expect(all.map((r) => r.kind)).toEqual(['answer', 'answer', 'answer']);
+    expect(raw.got).toHaveLength(3);
+    expect(raw.sockets).toBe(1);
   });
 });
 
 describe('what the API client gets back', () => {
   it('status, lower-case headers (repeated ones joined), the whole body, the URL and a duration', async () => {
-    const raw = await startRawServer();
     raw.reply = (_req, res) => {
       res.setHeader('X-Two', ['a', 'b']);
       res.setHeader('Content-Type', 'application/json');
       res.writeHead(201);
       res.end('{"id":7}');
     };
-    try {
-      const { r, elapsed } = await run({ path: '/things' }, { baseUrl: `${raw.url}/api` });
-      expect(r.kind).toBe('answer');
-      const a = answerOf(r);
-      expect(a.status).toBe(201);
-      expect(a.headers['x-two']).toBe('a, b');
-      expect(a.headers['content-type']).toBe('application/json');
-      expect(a.body.toString()).toBe('{"id":7}');
-      expect(a.url.href).toBe(`${raw.url}/api/things`);
-      expect(a.crossOrigin).toBe(false);
-      const ms = r.kind === 'answer' ? r.ms : -1;
-      expect(ms).toBeGreaterThanOrEqual(0);
-      expect(ms).toBeLessThanOrEqual(Math.ceil(elapsed));
-    } finally {
-      await raw.close();
-    }
+    const { r, elapsed } = await run({ path: '/things' }, { baseUrl: `${raw.url}/api` });
+    expect(r.kind).toBe('answer');
+    const a = answerOf(r);
+    expect(a.status).toBe(201);
+    expect(a.headers['x-two']).toBe('a, b');
+    expect(a.headers['content-type']).toBe('application/json');
+    expect(a.body.toString()).toBe('{"id":7}');
+    expect(a.url.href).toBe(`${raw.url}/api/things`);
+    expect(a.crossOrigin).toBe(false);
+    const ms = r.kind === 'answer' ? r.ms : -1;
+    expect(ms).toBeGreaterThanOrEqual(0);
+    expect(ms).toBeLessThanOrEqual(Math.ceil(elapsed));
   });
 
   it('an answer of exactly the ceiling is read whole; one byte more is refused by its length', async () => {
@@ -243,25 +239,20 @@ describe('what the API client gets back', () => {
   });
 
   it('an answer without a length is refused once it passes the ceiling, kept at it', async () => {
-    const raw = await startRawServer();
     let bytes = 0;
     raw.reply = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('x'.repeat(bytes - 1));
       setTimeout(() => res.end('y'), 20);
     };
-    try {
-      const base = { baseUrl: `${raw.url}/api` };
-      bytes = 64;
-      const at = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 64 });
-      expect(answerOf(at.r).body.toString()).toBe('x'.repeat(63) + 'y');
-      const over = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 63 });
-      expect(failureOf(over.r)).toMatchObject({ kind: 'too-large', detail: 'over 63 bytes' });
-      const first = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 62 });
-      expect(failureOf(first.r)).toMatchObject({ kind: 'too-large', detail: 'over 62 bytes' });
-    } finally {
-      await raw.close();
-    }
+    const base = { baseUrl: `${raw.url}/api` };
+    bytes = 64;
+    const at = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 64 });
+    expect(answerOf(at.r).body.toString()).toBe('x'.repeat(63) + 'y');
+    const over = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 63 });
+    expect(failureOf(over.r)).toMatchObject({ kind: 'too-large', detail: 'over 63 bytes' });
+    const first = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 62 });
+    expect(failureOf(first.r)).toMatchObject({ kind: 'too-large', detail: 'over 62 bytes' });
   });
 });
 
@@ -291,17 +282,12 @@ describe('the API client getting no answer', () => {
   });
 
   it('headers sent, then the body stalls: timed out, not cut off', async () => {
-    const raw = await startRawServer();
     raw.reply = (_req, res) => {
       res.writeHead(200, { 'content-length': '100' });
       res.write('{"a":');
     };
-    try {
-      const { r } = await run({ path: '/stall' }, { baseUrl: `${raw.url}/api`, timeoutMs: 150 });
-      expect(failureOf(r)).toMatchObject({ kind: 'timeout', code: 'ETIMEDOUT' });
-    } finally {
-      await raw.close();
-    }
+    const { r } = await run({ path: '/stall' }, { baseUrl: `${raw.url}/api`, timeoutMs: 150 });
+    expect(failureOf(r)).toMatchObject({ kind: 'timeout', code: 'ETIMEDOUT' });
   });
 
   it('reset before the answer: reset; closed in the middle of the body: cut off', async () => {
@@ -343,6 +329,16 @@ describe('the API client getting no answer', () => {
     const { r } = await run({ path: '/ok', signal: ctl.signal });
     expect(r.kind).toBe('answer');
     expect(listeners).toBe(0);
+  });
+
+  it('leaves no timer running once answered (nothing holds the process until --timeout)', async () => {
+    srv.on('GET', '/api/quick', f.json(200, {}));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const t = transport({ timeoutMs: 60_000 });
+    await t.exchange({ method: 'GET', path: '/quick' }, 1, () => {});
+    const before = timers();
+    for (let i = 0; i < 3; i++) await t.exchange({ method: 'GET', path: '/quick' }, 1, () => {});
+    expect(timers()).toBe(before);
   });
 
   it('close(true) fails a request in flight; close(false) lets it finish', async () => {
@@ -530,6 +526,8 @@ describe('proxies', () => {
       true,
     ],
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: '*' }, 'https://api.example.com/x', false],
+    [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: ' * ' }, 'https://api.example.com/x', false],
+    [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'x.example,,' }, 'https://api.example.com./x', true],
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:443' }, 'https://skip.example/x', false],
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:8443' }, 'https://skip.example/x', true],
     [
@@ -624,16 +622,6 @@ describe('proxies', () => {
 });
 
 describe("a webhook receiver's exchange", () => {
-  let raw: RawServer;
-  beforeAll(async () => {
-    raw = await startRawServer();
-  });
-  afterAll(() => raw.close());
-  afterEach(() => {
-    raw.got.length = 0;
-    raw.reply = (_req, res) => res.end();
-  });
-
   const send = (extra: Partial<Parameters<typeof sendToReceiver>[0]> = {}) =>
     sendToReceiver({
       url: new URL(`${raw.url}/hook`),
@@ -684,6 +672,14 @@ describe("a webhook receiver's exchange", () => {
     expect(r10.kind === 'answer' && r10.body.toString()).toBe('a'.repeat(40_000) + 'bbbbb');
     const all = await send({ keepResponseBytes: 80_000 });
     expect(all.kind === 'answer' && all.body.length).toBe(80_000);
+    // Past the bytes kept, later pieces add nothing.
+    raw.reply = (_req, res) => {
+      res.write('aaaaaaaaaa');
+      setTimeout(() => res.write('bbbbbbbbbb'), 10);
+      setTimeout(() => res.end('cccccccccc'), 20);
+    };
+    const five = await send({ keepResponseBytes: 5 });
+    expect(five.kind === 'answer' && five.body.toString()).toBe('aaaaa');
   });
 
   it('a refused connection: failed, direct; through a proxy: failed, proxied', async () => {
@@ -721,6 +717,9 @@ describe("a webhook receiver's exchange", () => {
     const started = performance.now();
     const slow = await send({ timeoutMs: 150 });
     expect(failureOf(slow)).toMatchObject({ kind: 'timeout', code: 'ETIMEDOUT' });
+    // The connection to a receiver that never answered is not left open.
+    await sleep(50);
+    expect(raw.open()).toBe(0);
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 30);
     const aborted = await send({ signal: ctl.signal });
