@@ -320,7 +320,7 @@ function parseLocation(location: string, url: URL): URL | undefined {
 }
 
 export function createTransport(opts: TransportOptions): Transport {
-  const base = new URL(opts.baseUrl.replace(/\/+$/, '') + '/');
+  const base = new URL(opts.baseUrl);
   const baseOrigin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, '');
   const dispatchers = createDispatchers(opts.timeoutMs, opts.connections, opts.env);

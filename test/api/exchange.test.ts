@@ -4,6 +4,7 @@
 // redirect policy of the API and the receiver's, and which requests go through a proxy. The
 // callers' wording of these results is tested with them (client*.test.ts, webhooks/http.test.ts).
 // These tests are also the ones `npm run mutation` runs against the exchange's mutants.
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -312,23 +313,14 @@ describe('the API client getting no answer', () => {
     expect(during.elapsed).toBeLessThan(5_000);
   });
 
-  it('an abort after the answer changes nothing and leaves no listener behind', async () => {
+  it("leaves no listener on the caller's signal (one signal serves a whole command)", async () => {
     srv.on('GET', '/api/ok', f.json(200, {}));
+    srv.on('GET', '/api/fail', f.reset());
     const ctl = new AbortController();
-    let listeners = 0;
-    const add = ctl.signal.addEventListener.bind(ctl.signal);
-    const remove = ctl.signal.removeEventListener.bind(ctl.signal);
-    ctl.signal.addEventListener = ((...a: Parameters<typeof add>) => {
-      listeners++;
-      add(...a);
-    }) as typeof add;
-    ctl.signal.removeEventListener = ((...a: Parameters<typeof remove>) => {
-      listeners--;
-      remove(...a);
-    }) as typeof remove;
-    const { r } = await run({ path: '/ok', signal: ctl.signal });
-    expect(r.kind).toBe('answer');
-    expect(listeners).toBe(0);
+    for (const path of ['/ok', '/fail']) await run({ path, signal: ctl.signal });
+    expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
+    // An abort after the answer changes nothing.
+    ctl.abort();
   });
 
   it('leaves no timer running once answered (nothing holds the process until --timeout)', async () => {
@@ -349,10 +341,33 @@ describe('the API client getting no answer', () => {
     await cut.close(true);
     expect(failureOf(await p)).toMatchObject({ kind: 'closed', notSent: false });
     const graceful = transport();
+    let answered = false;
     const q = graceful.exchange({ method: 'GET', path: '/late' }, 1, () => {});
+    void q.then(() => (answered = true));
     await sleep(40);
     await graceful.close(false);
+    // Closing waited for the answer.
+    expect(answered).toBe(true);
     expect(answerOf(await q).body.toString()).toBe('{"late":true}');
+  });
+
+  it('an answer refused by its length frees its connection for the next request', async () => {
+    raw.reply = (req, res) => {
+      if (req.url === '/api/big') {
+        res.writeHead(200, { 'content-length': String(4 * 1024 * 1024) });
+        res.end(Buffer.alloc(4 * 1024 * 1024, 0x61));
+      } else res.end('small');
+    };
+    const t = transport({
+      baseUrl: `${raw.url}/api`,
+      connections: 1,
+      maxBodyBytes: 1_000,
+      timeoutMs: 2_000,
+    });
+    const big = await t.exchange({ method: 'GET', path: '/big' }, 1, () => {});
+    expect(failureOf(big)).toMatchObject({ kind: 'too-large' });
+    const next = await t.exchange({ method: 'GET', path: '/small' }, 1, () => {});
+    expect(answerOf(next).body.toString()).toBe('small');
   });
 });
 
@@ -530,6 +545,7 @@ describe('proxies', () => {
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'x.example,,' }, 'https://api.example.com./x', true],
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:443' }, 'https://skip.example/x', false],
     [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:8443' }, 'https://skip.example/x', true],
+    [{ HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:443x' }, 'https://skip.example/x', true],
     [
       { HTTPS_PROXY: 'http://p:9', NO_PROXY: 'skip.example:8443' },
       'https://skip.example:8443/',
