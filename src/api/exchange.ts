@@ -83,7 +83,8 @@ function pick(env: Env, lower: string): string | undefined {
  * every host; otherwise host names separated by commas or spaces, each also covering its
  * subdomains (a leading "." or "*." ignored), with an optional ":port".
  */
-function noProxyRule(value: string): (u: URL) => boolean {
+function noProxyRule(value: string | undefined): (u: URL) => boolean {
+  if (!value) return () => false;
   if (value.trim() === '*') return () => true;
   const entries = value
     .split(/[,\s]/)
@@ -132,7 +133,7 @@ function createDispatchers(timeoutMs: number, connections: number, env: Env): Di
   const httpProxy = viaProxy(pick(env, 'http_proxy'));
   const httpsUri = pick(env, 'https_proxy');
   const httpsProxy = httpsUri ? viaProxy(httpsUri) : httpProxy;
-  const exempt = noProxyRule(pick(env, 'no_proxy') ?? '');
+  const exempt = noProxyRule(pick(env, 'no_proxy'));
   // Loopback never goes through a proxy: a proxy cannot reach the user's own machine.
   const dispatcherFor = (u: URL): Dispatcher => {
     if (isLoopback(u.hostname) || exempt(u)) return direct;
@@ -312,11 +313,7 @@ function refusal(
 }
 
 function parseLocation(location: string, url: URL): URL | undefined {
-  try {
-    return new URL(location, url);
-  } catch {
-    return undefined;
-  }
+  return URL.canParse(location, url.href) ? new URL(location, url) : undefined;
 }
 
 export function createTransport(opts: TransportOptions): Transport {
