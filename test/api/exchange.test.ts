@@ -240,14 +240,13 @@ describe('what the API client gets back', () => {
   });
 
   it('an answer without a length is refused once it passes the ceiling, kept at it', async () => {
-    let bytes = 0;
+    // 64 bytes, in two pieces, without a Content-Length.
     raw.reply = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
-      res.write('x'.repeat(bytes - 1));
+      res.write('x'.repeat(63));
       setTimeout(() => res.end('y'), 20);
     };
     const base = { baseUrl: `${raw.url}/api` };
-    bytes = 64;
     const at = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 64 });
     expect(answerOf(at.r).body.toString()).toBe('x'.repeat(63) + 'y');
     const over = await run({ path: '/chunked' }, { ...base, maxBodyBytes: 63 });
@@ -560,55 +559,45 @@ describe('proxies', () => {
     },
   );
 
-  it('the lower-case variable first; the key through the tunnel', async () => {
-    srv.on('GET', '/api/p', f.json(200, { via: 'proxy' }));
+  /** GET /p through a test proxy that sends everything to srv; `env` is given its URL. */
+  async function throughProxy(baseUrl: string, env: (proxy: string) => Record<string, string>) {
     const proxy = await startProxy({ host: '127.0.0.1', port: srv.port });
     try {
-      const { r } = await run(
-        { path: '/p' },
-        {
-          baseUrl: 'http://api.sched-test.invalid/api',
-          env: { http_proxy: proxy.url, HTTP_PROXY: await refusedUrl() },
-        },
-      );
-      expect(answerOf(r).body.toString()).toBe('{"via":"proxy"}');
-      expect(proxy.connects).toEqual(['api.sched-test.invalid:80']);
-      expect(srv.requests[0]!.headers['x-api-key']).toBe(KEY);
+      const { r } = await run({ path: '/p' }, { baseUrl, env: env(proxy.url) });
+      return { r, connects: [...proxy.connects] };
     } finally {
       await proxy.close();
     }
+  }
+
+  it('the lower-case variable first; the key through the tunnel', async () => {
+    srv.on('GET', '/api/p', f.json(200, { via: 'proxy' }));
+    const refused = await refusedUrl();
+    const { r, connects } = await throughProxy('http://api.sched-test.invalid/api', (proxy) => ({
+      http_proxy: proxy,
+      HTTP_PROXY: refused,
+    }));
+    expect(answerOf(r).body.toString()).toBe('{"via":"proxy"}');
+    expect(connects).toEqual(['api.sched-test.invalid:80']);
+    expect(srv.requests[0]!.headers['x-api-key']).toBe(KEY);
   });
 
   it('an https URL goes through HTTP_PROXY when no HTTPS_PROXY is set', async () => {
-    const proxy = await startProxy({ host: '127.0.0.1', port: srv.port });
-    try {
-      const { r } = await run(
-        { path: '/p' },
-        { baseUrl: 'https://api.sched-test.invalid/api', env: { HTTP_PROXY: proxy.url } },
-      );
-      expect(proxy.connects).toEqual(['api.sched-test.invalid:443']);
-      // The tunnel reaches a plain-HTTP server: the TLS handshake fails.
-      expect(r.kind).toBe('failed');
-    } finally {
-      await proxy.close();
-    }
+    const { r, connects } = await throughProxy('https://api.sched-test.invalid/api', (proxy) => ({
+      HTTP_PROXY: proxy,
+    }));
+    expect(connects).toEqual(['api.sched-test.invalid:443']);
+    // The tunnel reaches a plain-HTTP server: the TLS handshake fails.
+    expect(r.kind).toBe('failed');
   });
 
   it('NO_PROXY in upper case is honoured', async () => {
-    const proxy = await startProxy({ host: '127.0.0.1', port: srv.port });
-    try {
-      const { r } = await run(
-        { path: '/p' },
-        {
-          baseUrl: 'http://api.sched-test.invalid/api',
-          env: { HTTP_PROXY: proxy.url, NO_PROXY: 'api.sched-test.invalid' },
-        },
-      );
-      expect(proxy.connects).toEqual([]);
-      expect(failureOf(r).kind).toMatch(/^dns/);
-    } finally {
-      await proxy.close();
-    }
+    const { r, connects } = await throughProxy('http://api.sched-test.invalid/api', (proxy) => ({
+      HTTP_PROXY: proxy,
+      NO_PROXY: 'api.sched-test.invalid',
+    }));
+    expect(connects).toEqual([]);
+    expect(failureOf(r).kind).toMatch(/^dns/);
   });
 
   it('a proxy that never answers CONNECT: the attempt ends at the timeout', async () => {
