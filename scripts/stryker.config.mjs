@@ -1,6 +1,8 @@
-// `npm run mutation`: Stryker mutates the modules where a silent bug costs users most and runs,
-// against each mutant, only the tests that cover it (per-test coverage) among the in-process
-// tests in scripts/vitest.mutation.config.mjs. The TypeScript checker drops mutants that do not
+// The main group of `npm run mutation` (scripts/mutation.mjs runs each group in turn; the
+// exchange has its own, scripts/stryker.exchange.config.mjs, which starts from this one).
+// Stryker mutates the modules where a silent bug costs users most and runs, against each
+// mutant, only the tests that cover it (per-test coverage) among the in-process tests in
+// scripts/vitest.mutation.config.mjs. The TypeScript checker drops mutants that do not
 // compile. Incremental: reports/stryker-incremental.json keeps the last results, so a re-run
 // only tests the mutants whose code or tests changed (`npm run mutation -- --force` redoes all).
 // The HTML and JSON reports go to reports/ (git-ignored); the per-module scores are in docs/quality.md.
@@ -15,8 +17,6 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/api/retry.ts',
-    'src/api/exchange.ts',
-    'src/domain/webhooks/http.ts',
     'src/errors.ts',
     'src/api/wording.ts',
     'src/api/paginate.ts',

@@ -1,8 +1,8 @@
-// The tests `npm run mutation` (scripts/stryker.config.mjs) runs against each mutant: the files
-// that exercise the mutated modules in-process. Tests that spawn the built binary are left out
-// (they run dist/, which never holds a mutant), and so is the build in the global setup. So is
-// test/commands/mcp/serve.test.ts: it loads the whole CLI for each mutant it reaches, and the
-// tools of src/mcp/tools.ts are tested by test/mcp/{tools,calls}.test.ts.
+// The tests the main group of `npm run mutation` (scripts/stryker.config.mjs) runs against each
+// mutant: the files that exercise the mutated modules in-process. Tests that spawn the built
+// binary are left out (they run dist/, which never holds a mutant), and so is the build in the
+// global setup. So is test/commands/mcp/serve.test.ts: it loads the whole CLI for each mutant it
+// reaches, and the tools of src/mcp/tools.ts are tested by test/mcp/{tools,calls}.test.ts.
 import base from '../vitest.config.ts';
 
 export default {

@@ -7,7 +7,7 @@
 /** Secrets shorter than this are not masked (they would mask ordinary words). */
 const MIN_SECRET = 4;
 
-/** The proxy variables undici's EnvHttpProxyAgent reads (exchange.ts), whose credentials are masked. */
+/** The proxy variables the HTTP client reads (api/exchange.ts), whose credentials are masked. */
 export const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
 
 export type Mask = (text: string) => string;

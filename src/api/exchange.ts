@@ -1,7 +1,7 @@
 // The one HTTP client of sched, on undici. Two policies share its mechanism:
 // - the API's (createTransport): the API key only to the configured origin, redirects for GET
-//   (the key and secret-looking headers dropped on another origin) and for DELETE/PUT on the
-//   same origin only, a pool per client, an answer over the cap refused;
+//   (the key and secret-looking headers dropped on another origin) and for DELETE on the same
+//   origin only (never for POST, PUT or PATCH), a pool per client, an answer over the cap refused;
 // - a webhook receiver's (sendToReceiver: `events send`, `events replay`, `listen
 //   --forward-to`): the given bytes with exactly the given headers, no key, no redirect
 //   followed, one fresh connection per delivery, the start of the answer kept.
@@ -10,13 +10,12 @@
 // loopback, which never goes through a proxy (a proxy cannot reach the user's own machine).
 // Returns what happened; deciding to retry and wording errors are the callers' (retry.ts,
 // wording.ts).
-import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { classify, TIMED_OUT, tooLarge, type TransportFailure } from './failure.js';
 import { isSecretHeader } from './headers.js';
 import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
-import { PROXY_VARS } from '../mask.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -79,7 +78,35 @@ function pick(env: Env, lower: string): string | undefined {
   return env[lower] ?? env[lower.toUpperCase()];
 }
 
-/** A direct pool, and one through the proxy when the environment names one. */
+/**
+ * Whether NO_PROXY (`no_proxy` first) exempts a URL, read as undici and curl read it: "*" is
+ * every host; otherwise host names separated by commas or spaces, each also covering its
+ * subdomains (a leading "." or "*." ignored), with an optional ":port".
+ */
+function noProxyRule(value: string | undefined): (u: URL) => boolean {
+  if (!value) return () => false;
+  if (value.trim() === '*') return () => true;
+  const entries = value
+    .split(/[,\s]/)
+    .filter((e) => e !== '')
+    .map((e) => {
+      const m = /^(.+):(\d+)$/.exec(e);
+      return { host: (m?.[1] ?? e).replace(/^\*?\./, '').toLowerCase(), port: Number(m?.[2] ?? 0) };
+    });
+  return (u) => {
+    const host = u.hostname.toLowerCase();
+    const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+    return entries.some(
+      (e) => (e.port === 0 || e.port === port) && (host === e.host || host.endsWith(`.${e.host}`)),
+    );
+  };
+}
+
+/**
+ * A direct pool, and one per proxy the environment names: `https_proxy` for https:// URLs
+ * (`http_proxy` when it is not set), `http_proxy` for http:// ones, lower case first like
+ * curl. The choice is made here, so `proxiedFor` says exactly where a request goes.
+ */
 function createDispatchers(timeoutMs: number, connections: number, env: Env): Dispatchers {
   const connectTimeoutMs = Math.min(timeoutMs, 30_000);
   const agentOptions: Agent.Options = {
@@ -90,25 +117,31 @@ function createDispatchers(timeoutMs: number, connections: number, env: Env): Di
     bodyTimeout: timeoutMs,
   };
   const direct = new Agent(agentOptions);
-  // Proxy variables are read from the env we were given (not process.env), lower case first
-  // like curl.
-  const proxied: Dispatcher | undefined = PROXY_VARS.some((v) => env[v])
-    ? new EnvHttpProxyAgent({
-        ...agentOptions,
-        // The tunnel's CONNECT goes through a client of the proxy's own, which by default waits
-        // 300 s for an answer (and the request's signal does not reach it): --timeout bounds
-        // it too, and the TCP connection to the proxy as the direct one.
-        clientFactory: (_origin, o) =>
-          new Agent({ ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
-        proxyTls: { timeout: connectTimeoutMs },
-        httpProxy: pick(env, 'http_proxy') ?? '',
-        httpsProxy: pick(env, 'https_proxy') ?? pick(env, 'http_proxy') ?? '',
-        noProxy: pick(env, 'no_proxy') ?? '',
-      })
-    : undefined;
-  const dispatcherFor = (u: URL): Dispatcher =>
-    proxied && !isLoopback(u.hostname) ? proxied : direct;
-  const all = [direct, proxied].filter((d): d is Dispatcher => d !== undefined);
+  const viaProxy = (uri: string | undefined): Dispatcher | undefined =>
+    uri
+      ? new ProxyAgent({
+          ...agentOptions,
+          uri,
+          // The tunnel's CONNECT goes through a client of the proxy's own, which by default
+          // waits 300 s for an answer (and the request's signal does not reach it): --timeout
+          // bounds it too, and the TCP connection to the proxy as the direct one.
+          clientFactory: (_origin, o) =>
+            new Agent({ ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+          proxyTls: { timeout: connectTimeoutMs },
+        })
+      : undefined;
+  const httpProxy = viaProxy(pick(env, 'http_proxy'));
+  const httpsUri = pick(env, 'https_proxy');
+  const httpsProxy = httpsUri ? viaProxy(httpsUri) : httpProxy;
+  const exempt = noProxyRule(pick(env, 'no_proxy'));
+  // Loopback never goes through a proxy: a proxy cannot reach the user's own machine.
+  const dispatcherFor = (u: URL): Dispatcher => {
+    if (isLoopback(u.hostname) || exempt(u)) return direct;
+    return (u.protocol === 'https:' ? httpsProxy : httpProxy) ?? direct;
+  };
+  const all = [...new Set([direct, httpProxy, httpsProxy])].filter(
+    (d): d is Dispatcher => d !== undefined,
+  );
   return {
     dispatcherFor,
     proxiedFor: (u) => dispatcherFor(u) !== direct,
@@ -139,6 +172,16 @@ class Failed {
   constructor(readonly failure: TransportFailure) {}
 }
 
+/**
+ * Drops an answer's body unread. undici fails a body destroyed before its end with an
+ * "aborted" error event: with no one left to listen, that error would end the process
+ * (`sched mcp`, a long `listen`), so it is expected here.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /** Reads the whole body; over the limit it fails, or keeps the start and drops the rest. */
 async function readBody(
   res: Dispatcher.ResponseData,
@@ -148,7 +191,7 @@ async function readBody(
   const max = limit.maxBytes;
   const declared = Number(headers['content-length']);
   if (limit.over === 'fail' && Number.isFinite(declared) && declared > max) {
-    res.body.destroy();
+    discard(res.body);
     throw new Failed(tooLarge(`${declared} bytes`));
   }
   const chunks: Buffer[] = [];
@@ -156,7 +199,7 @@ async function readBody(
   for await (const chunk of res.body) {
     const b = chunk as Buffer;
     if (size + b.length > max && limit.over === 'fail') {
-      res.body.destroy();
+      discard(res.body);
       throw new Failed(tooLarge(`over ${max} bytes`));
     }
     if (size < max) chunks.push(b.subarray(0, max - size));
@@ -263,22 +306,18 @@ function refusal(
   if (hop >= MAX_REDIRECTS) return 'too-many';
   if (!next) return 'invalid';
   if (next.protocol !== 'http:' && next.protocol !== 'https:') return 'not-http';
-  // A change (DELETE, PUT) is the configured service's to make: sent to another host
-  // without the key, its "204" would be reported as done while nothing changed here.
+  // A DELETE is the configured service's to make: sent to another host without the key, its
+  // "204" would be reported as done while nothing changed here.
   if (method !== 'GET' && next.origin !== baseOrigin) return 'elsewhere';
   return undefined;
 }
 
 function parseLocation(location: string, url: URL): URL | undefined {
-  try {
-    return new URL(location, url);
-  } catch {
-    return undefined;
-  }
+  return URL.canParse(location, url.href) ? new URL(location, url) : undefined;
 }
 
 export function createTransport(opts: TransportOptions): Transport {
-  const base = new URL(opts.baseUrl.replace(/\/+$/, '') + '/');
+  const base = new URL(opts.baseUrl);
   const baseOrigin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, '');
   const dispatchers = createDispatchers(opts.timeoutMs, opts.connections, opts.env);
