@@ -16,6 +16,7 @@ import { isSecretHeader } from './headers.js';
 import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
+import { UsageError } from '../errors.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -74,14 +75,43 @@ interface Dispatchers {
   close(cut: boolean): Promise<void>;
 }
 
-function pick(env: Env, lower: string): string | undefined {
-  return env[lower] ?? env[lower.toUpperCase()];
+/** A variable, lower case first; an empty value is as if unset (as curl reads it). */
+function pick(env: Env, lower: string): { name: string; value: string } | undefined {
+  for (const name of [lower, lower.toUpperCase()]) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
 }
 
 /**
- * Whether NO_PROXY (`no_proxy` first) exempts a URL, read as undici and curl read it: "*" is
- * every host; otherwise host names separated by commas or spaces, each also covering its
- * subdomains (a leading "." or "*." ignored), with an optional ":port".
+ * The proxy a variable names: `host:port` without a scheme is an http:// proxy (as curl and
+ * the credential masking read it). Anything else but an http:// or https:// URL is refused
+ * by the variable's name, never quoting its value (it may hold a password).
+ */
+function proxyUri(env: Env, lower: string): string | undefined {
+  const v = pick(env, lower);
+  if (!v) return undefined;
+  const uri = /^[a-z][a-z\d+.-]*:\/\//i.test(v.value) ? v.value : `http://${v.value}`;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(uri).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(
+      `${v.name} is not an http:// or https:// proxy URL: set it as http://host:port, or unset it`,
+    );
+  }
+  return uri;
+}
+
+/**
+ * Whether NO_PROXY (`no_proxy` first) exempts a URL, as undici's EnvHttpProxyAgent reads it
+ * ("*", even with spaces around it, is every host): otherwise host names separated by commas
+ * or spaces, each also covering its subdomains (a leading "." or "*." ignored), with an
+ * optional ":port". No CIDR ranges or bare IPv6 addresses (neither does undici).
  */
 function noProxyRule(value: string | undefined): (u: URL) => boolean {
   if (!value) return () => false;
@@ -117,35 +147,44 @@ function createDispatchers(timeoutMs: number, connections: number, env: Env): Di
     bodyTimeout: timeoutMs,
   };
   const direct = new Agent(agentOptions);
-  const viaProxy = (uri: string | undefined): Dispatcher | undefined =>
-    uri
-      ? new ProxyAgent({
-          ...agentOptions,
-          uri,
-          // The tunnel's CONNECT goes through a client of the proxy's own, which by default
-          // waits 300 s for an answer (and the request's signal does not reach it): --timeout
-          // bounds it too, and the TCP connection to the proxy as the direct one.
-          clientFactory: (_origin, o) =>
-            new Agent({ ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
-          proxyTls: { timeout: connectTimeoutMs },
-        })
-      : undefined;
-  const httpProxy = viaProxy(pick(env, 'http_proxy'));
-  const httpsUri = pick(env, 'https_proxy');
-  const httpsProxy = httpsUri ? viaProxy(httpsUri) : httpProxy;
-  const exempt = noProxyRule(pick(env, 'no_proxy'));
+  const made = new Set<Dispatcher>([direct]);
+  // A proxy's pool is made when a request first needs it: a proxy variable sched cannot use
+  // (socks5://…) stops only the requests that would go through it, not the sandbox's.
+  const proxyOf = (lower: string): (() => Dispatcher | undefined) => {
+    let pool: Dispatcher | undefined | null = null;
+    return () => {
+      if (pool === null) {
+        const uri = proxyUri(env, lower);
+        pool = uri
+          ? new ProxyAgent({
+              ...agentOptions,
+              uri,
+              // The tunnel's CONNECT goes through a client of the proxy's own, which by default
+              // waits 300 s for an answer (and the request's signal does not reach it):
+              // --timeout bounds it too, and the TCP connection to the proxy as the direct one.
+              clientFactory: (_origin, o) =>
+                new Agent({ ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+              proxyTls: { timeout: connectTimeoutMs },
+            })
+          : undefined;
+        if (pool) made.add(pool);
+      }
+      return pool;
+    };
+  };
+  const httpProxy = proxyOf('http_proxy');
+  const httpsOwn = proxyOf('https_proxy');
+  const exempt = noProxyRule(pick(env, 'no_proxy')?.value);
   // Loopback never goes through a proxy: a proxy cannot reach the user's own machine.
   const dispatcherFor = (u: URL): Dispatcher => {
     if (isLoopback(u.hostname) || exempt(u)) return direct;
-    return (u.protocol === 'https:' ? httpsProxy : httpProxy) ?? direct;
+    return (u.protocol === 'https:' ? (httpsOwn() ?? httpProxy()) : httpProxy()) ?? direct;
   };
-  const all = [...new Set([direct, httpProxy, httpsProxy])].filter(
-    (d): d is Dispatcher => d !== undefined,
-  );
   return {
     dispatcherFor,
     proxiedFor: (u) => dispatcherFor(u) !== direct,
     async close(cut) {
+      const all = [...made];
       if (cut) await Promise.all(all.map((d) => d.destroy().catch(() => {})));
       else await Promise.all(all.map((d) => d.close()));
     },
@@ -313,7 +352,13 @@ function refusal(
 }
 
 function parseLocation(location: string, url: URL): URL | undefined {
-  return URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+  // Not URL.canParse: on Node 20, once optimised, it reads a Latin-1 header value (as undici
+  // gives them) as UTF-8, and can say yes to what `new URL` then refuses.
+  try {
+    return new URL(location, url);
+  } catch {
+    return undefined;
+  }
 }
 
 export function createTransport(opts: TransportOptions): Transport {
@@ -404,7 +449,10 @@ export type ReceiverResult =
   | { kind: 'failed'; failure: TransportFailure; ms: number; proxied: boolean }
   | { kind: 'aborted'; ms: number };
 
-/** POSTs once, as a webhook sender does. Never throws for network trouble. */
+/**
+ * POSTs once, as a webhook sender does. Never throws for network trouble; throws a UsageError
+ * for a proxy variable that names no proxy URL.
+ */
 export async function sendToReceiver(req: ReceiverRequest): Promise<ReceiverResult> {
   const started = performance.now();
   // One delivery, one connection: a pooled keep-alive socket to a receiver that restarted

@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
 import {
   createTransport,
   MAX_REDIRECTS,
@@ -552,6 +553,16 @@ describe('proxies', () => {
     ],
     [{ HTTP_PROXY: 'http://p:9', NO_PROXY: 'skip.example:80' }, 'http://skip.example/x', false],
     [{ HTTP_PROXY: 'http://p:9', NO_PROXY: 'skip.example:443' }, 'http://skip.example/x', true],
+    // An empty (or blank) variable is as if unset, as curl reads it.
+    [{ https_proxy: '', HTTPS_PROXY: 'http://p:9' }, 'https://api.example.com/x', true],
+    [{ HTTPS_PROXY: '  ' }, 'https://api.example.com/x', false],
+    [
+      { HTTPS_PROXY: 'http://p:9', no_proxy: '', NO_PROXY: 'skip.example' },
+      'https://skip.example/x',
+      false,
+    ],
+    // host:port without a scheme is an http:// proxy.
+    [{ HTTPS_PROXY: 'p:9' }, 'https://api.example.com/x', true],
   ] as Array<[Record<string, string>, string, boolean]>)(
     '%o: %s through a proxy: %s',
     (env, url, proxied) => {
@@ -580,6 +591,45 @@ describe('proxies', () => {
     expect(answerOf(r).body.toString()).toBe('{"via":"proxy"}');
     expect(connects).toEqual(['api.sched-test.invalid:80']);
     expect(srv.requests[0]!.headers['x-api-key']).toBe(KEY);
+  });
+
+  it.each([
+    ['HTTPS_PROXY', 'socks5://user:pw-socks@p:1080'],
+    ['https_proxy', 'http://user:pw-bracket@[bad'],
+    ['HTTPS_PROXY', 'ftp://p:21'],
+  ])(
+    '%s=%s names no proxy sched can use: refused by name, its value never quoted',
+    (name, value) => {
+      const t = transport({ env: { [name]: value } });
+      // Loopback never needs the proxy: the sandbox still works.
+      expect(t.proxiedFor(new URL('https://127.0.0.1:9/x'))).toBe(false);
+      let caught: unknown;
+      try {
+        t.proxiedFor(new URL('https://api.example.com/x'));
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(UsageError);
+      expect((caught as UsageError).exitCode).toBe(2);
+      expect((caught as UsageError).message).toBe(
+        `${name} is not an http:// or https:// proxy URL: set it as http://host:port, or unset it`,
+      );
+    },
+  );
+
+  it('https:// through HTTPS_PROXY and http:// through HTTP_PROXY, each its own proxy', async () => {
+    const a = await startProxy({ host: '127.0.0.1', port: srv.port });
+    const b = await startProxy({ host: '127.0.0.1', port: srv.port });
+    try {
+      // The scheme-less form counts as http://.
+      const env = { HTTPS_PROXY: a.url.replace(/^http:\/\//, ''), HTTP_PROXY: b.url };
+      await run({ path: '/p' }, { baseUrl: 'https://secure.sched-test.invalid/api', env });
+      await run({ path: '/p' }, { baseUrl: 'http://plain.sched-test.invalid/api', env });
+      expect(a.connects).toEqual(['secure.sched-test.invalid:443']);
+      expect(b.connects).toEqual(['plain.sched-test.invalid:80']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 
   it('an https URL goes through HTTP_PROXY when no HTTPS_PROXY is set', async () => {
