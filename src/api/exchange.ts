@@ -97,7 +97,7 @@ function proxyUri(env: Env, lower: string): string | undefined {
   try {
     protocol = new URL(uri).protocol;
   } catch {
-    protocol = undefined;
+    // Not a URL at all: refused below.
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
     throw new UsageError(
@@ -114,8 +114,9 @@ function proxyUri(env: Env, lower: string): string | undefined {
  * optional ":port". No CIDR ranges or bare IPv6 addresses (neither does undici).
  */
 function noProxyRule(value: string | undefined): (u: URL) => boolean {
+  // The value comes trimmed (pick).
   if (!value) return () => false;
-  if (value.trim() === '*') return () => true;
+  if (value === '*') return () => true;
   const entries = value
     .split(/[,\s]/)
     .filter((e) => e !== '')

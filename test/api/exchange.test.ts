@@ -561,8 +561,10 @@ describe('proxies', () => {
       'https://skip.example/x',
       false,
     ],
-    // host:port without a scheme is an http:// proxy.
+    // host:port without a scheme is an http:// proxy; an https:// proxy is one too.
     [{ HTTPS_PROXY: 'p:9' }, 'https://api.example.com/x', true],
+    [{ HTTPS_PROXY: 'https://p:9' }, 'https://api.example.com/x', true],
+    [{ HTTP_PROXY: 'HTTPS://p:9' }, 'http://api.example.com/x', true],
   ] as Array<[Record<string, string>, string, boolean]>)(
     '%o: %s through a proxy: %s',
     (env, url, proxied) => {
