@@ -43,8 +43,14 @@ describe.skipIf(noTmux())(tmuxTitle('the pick list of hundreds of meeting types'
     const target = sb.state.meetingTypes[337]!;
     const typed = `${target.duration} ${target.slug}`;
     await term.type(typed);
+    // The header shows the text at once; the list follows when the filter has run: wait for
+    // both (the entry under the cursor is then the one typed for).
+    const esc = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const filtered = await term.waitForScreen(
-      new RegExp(`^\\? Meeting type ${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm'),
+      new RegExp(
+        `^\\? Meeting type ${esc(typed)}\\s*$[\\s\\S]*^❯ .* · ${esc(String(target.slug))}\\s*$`,
+        'm',
+      ),
     );
     const shown = entryLines(filtered);
     expect(shown.length).toBeGreaterThanOrEqual(1);
