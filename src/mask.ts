@@ -10,6 +10,14 @@ const MIN_SECRET = 4;
 /** The proxy variables the HTTP client reads (api/exchange.ts), whose credentials are masked. */
 export const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
 
+/**
+ * A proxy variable's value as a URL: `host:port` without a scheme is an http:// proxy (as curl
+ * reads it). One reading for the client that uses the proxy and the masking of its password.
+ */
+export function proxyUrlText(value: string): string {
+  return /^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
 export type Mask = (text: string) => string;
 
 /**
@@ -67,7 +75,7 @@ export function proxyCredentials(env: Record<string, string | undefined>): strin
     if (!value) continue;
     let u: URL;
     try {
-      u = new URL(value.includes('://') ? value : `http://${value}`);
+      u = new URL(proxyUrlText(value));
     } catch {
       continue;
     }

@@ -2,7 +2,8 @@
 // secret is replaced by "****" in every form a server or receiver may echo it in, short
 // "secrets" are left alone (they would mask ordinary words), and the longest match goes first.
 import { describe, expect, it } from 'vitest';
-import { masker } from '../src/mask.js';
+import { masker, proxyCredentials, proxyUrlText } from '../src/mask.js';
+import { createTransport } from '../src/api/exchange.js';
 
 // A secret with a quote, a space, a slash and an apostrophe: every encoding differs from it.
 const S = `wh'sec "x" a/b`;
@@ -53,5 +54,36 @@ describe('masker: the longest first', () => {
   it('two secrets in one text are both masked', () => {
     const m = masker(['first-secret', 'second-secret']);
     expect(m('first-secret then second-secret')).toBe('**** then ****');
+  });
+});
+
+// One reading of a proxy variable serves the client that uses the proxy (api/exchange.ts) and
+// the masking of its password: each row is checked through both.
+describe('a proxy variable read once for the client and the masking', () => {
+  it.each([
+    ['user:pw-plain@proxy.example:3128', 'http://user:pw-plain@proxy.example:3128'],
+    ['http://user:pw-http@proxy.example:3128', 'http://user:pw-http@proxy.example:3128'],
+    ['HTTPS://user:pw-https@proxy.example', 'HTTPS://user:pw-https@proxy.example'],
+    ['proxy.example:3128/?to=http://x', 'http://proxy.example:3128/?to=http://x'],
+  ])('%s is %s', async (value, url) => {
+    expect(proxyUrlText(value)).toBe(url);
+    const password = new URL(url).password;
+    // As given and percent-decoded (here the same).
+    expect(proxyCredentials({ HTTPS_PROXY: value })).toEqual(password ? [password, password] : []);
+    const t = createTransport({
+      baseUrl: 'https://api.example.com/api',
+      apiKey: 'sk_test_proxy_table_1234',
+      timeoutMs: 1000,
+      userAgent: 'sched-test',
+      maxBodyBytes: 1000,
+      connections: 1,
+      env: { HTTPS_PROXY: value },
+    });
+    try {
+      // The client takes it as a proxy (not refused as a malformed variable).
+      expect(t.proxiedFor(new URL('https://api.example.com/x'))).toBe(true);
+    } finally {
+      await t.close(true);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
 import { UsageError } from '../errors.js';
+import { proxyUrlText } from '../mask.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -85,14 +86,14 @@ function pick(env: Env, lower: string): { name: string; value: string } | undefi
 }
 
 /**
- * The proxy a variable names: `host:port` without a scheme is an http:// proxy (as curl and
- * the credential masking read it). Anything else but an http:// or https:// URL is refused
- * by the variable's name, never quoting its value (it may hold a password).
+ * The proxy a variable names (`host:port` is an http:// one: proxyUrlText). Anything but an
+ * http:// or https:// URL is refused by the variable's name, never quoting its value (it may
+ * hold a password).
  */
 function proxyUri(env: Env, lower: string): string | undefined {
   const v = pick(env, lower);
   if (!v) return undefined;
-  const uri = /^[a-z][a-z\d+.-]*:\/\//i.test(v.value) ? v.value : `http://${v.value}`;
+  const uri = proxyUrlText(v.value);
   let protocol: string | undefined;
   try {
     protocol = new URL(uri).protocol;
