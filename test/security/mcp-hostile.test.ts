@@ -111,6 +111,24 @@ describe('the key is masked before any cut (finding 4, MCP)', () => {
     expect(r.text.split('\n')).toHaveLength(5);
     expect(piecesOf(KEY, h.frames.join('\n'))).toEqual([]);
   });
+
+  it('a link URL echoing the key across its 2048-character cut shows no piece of it', async () => {
+    // Lines of a link result are cut at 2048: the key straddles the cut.
+    const url = (n: number) => `https://book.example/${'a'.repeat(n)}${KEY}`;
+    api.on(
+      'POST',
+      '/api/single-use-link',
+      ...[2010, 2015, 2020].map((n) => f.json(201, { url: url(n), code: `c${n}` })),
+    );
+    const h = await connect();
+    const r = await h.call('create_single_use_link', {
+      meeting_type: '00000000-0000-4000-8000-000000000001',
+      count: 3,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text.split('\n')).toHaveLength(4);
+    expect(piecesOf(KEY, h.frames.join('\n'))).toEqual([]);
+  });
 });
 
 describe('results are bounded (finding 2)', () => {
