@@ -44,6 +44,8 @@ export interface IO {
    * the user gave, secret headers. Undefined and short values are ignored.
    */
   addSecrets(secrets: readonly (string | undefined)[]): void;
+  /** `text` with the secrets known so far masked: the renderer masks values with it. */
+  mask(text: string): string;
 }
 
 export interface ColorSettings {
@@ -186,6 +188,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
       for (const s of list) if (s !== undefined) secrets.add(s);
       if (secrets.size !== before) mask = masker([...secrets]);
     },
+    mask: (text) => mask(text),
   };
 }
 
