@@ -357,6 +357,21 @@ const ROWS: Record<string, Row> = {
     stdout: /^Usage: sched sig sign \[options\]\n/,
     stderr: '',
   },
+  '<group> help': {
+    argv: ['webhooks', 'help'],
+    code: 0,
+    stdout: /^Usage: sched webhooks \[options\] \[command\]\n/,
+    stderr: '',
+  },
+  '<group> help <a mistyped verb>': {
+    argv: ['webhooks', 'help', 'lss'],
+    code: 2,
+    stdout: '',
+    stderr:
+      "error: unknown command 'lss'; `sched webhooks` has: add, ls, list, rm, delete, sync, listen\n" +
+      '(Did you mean ls?)\n' +
+      USAGE('sched webhooks'),
+  },
   '-V': { argv: ['-V'], code: 0, stdout: /^\d+\.\d+\.\d+/, stderr: '' },
 };
 
