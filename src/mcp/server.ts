@@ -71,6 +71,14 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** What `initialize` tells the assistant: what the account holds, and the level. */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return (
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
+    LEVEL_NOTE[o.access]
+  );
+}
+
 export interface McpServer {
   server: Server;
   /** Resolves once no call is in flight (a client that closes stdin still gets its answers). */
@@ -83,9 +91,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
