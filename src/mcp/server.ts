@@ -71,6 +71,17 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: { access: Access; sandbox: boolean }): Tool[] {
+  return toolsFor(o.access).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
 /** What `initialize` tells the assistant: what the account holds, and the level. */
 export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
   return (
@@ -95,15 +106,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
   const failed = (e: unknown): CallToolResult => ({
     content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
