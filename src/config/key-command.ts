@@ -212,7 +212,7 @@ export async function runKeyCommand(line: string, opts: RunKeyCommandOptions): P
     case 'timeout':
       throw fail(
         'timeout',
-        `printed no key within ${Math.round(timeoutMs / 1000)} s and was stopped`,
+        `printed no key within ${timeoutMs / 1000} s and was stopped`,
         `a locked keyring or a password manager that is not signed in waits for you: unlock it, or ${runIt}`,
       );
     case 'too-long':
