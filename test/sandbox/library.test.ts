@@ -228,6 +228,8 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/domain/webhooks/signature.ts',
           'src/domain/webhooks/delivery.ts',
           'src/domain/webhooks/meeting.ts',
+          // the event registry: what each event does to a meeting
+          'src/domain/webhooks/events.ts',
           // import-free text rules: quoting and JSON error positions (state file, meetings)
           'src/text/quote.ts',
           'src/text/json-error.ts',
