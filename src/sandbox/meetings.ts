@@ -175,7 +175,7 @@ function notify(core: SandboxCore, event: EventName, meeting: Meeting): Delivery
     .map((w) => core.deliveries.enqueue(w, event, meeting));
 }
 
-/** Books the link: creates the meeting (state "new"), spends the link, delivers meetingScheduled. */
+/** Books the link: creates the meeting (state "new"), spends the link, delivers book's event. */
 export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput): ActionOutcome {
   const errors: Record<string, string[]> = {};
   if (link.used_at !== null) {
@@ -237,7 +237,7 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   };
   core.state.meetings.set(meeting.uuid, record);
   core.state.changed();
-  return { meeting, deliveries: notify(core, 'meetingScheduled', meeting) };
+  return { meeting, deliveries: notify(core, SANDBOX_ACTIONS.book.event, meeting) };
 }
 
 function meetingRecord(core: SandboxCore, uuid: string): MeetingRecord {

@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxError, startSandbox, type Sandbox } from '../../src/sandbox/library.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const SECRET = 'whsec_library_test';
 const open: Array<Sandbox | Receiver> = [];
@@ -42,7 +43,7 @@ async function api(sb: Sandbox, p: string, body?: unknown): Promise<unknown> {
 }
 
 async function subscribe(sb: Sandbox, url: string, secret?: string): Promise<string> {
-  const events = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+  const events = EVENT_NAMES;
   const w = (await api(sb, '/webhooks', { url, events, secret })) as { uuid: string };
   return w.uuid;
 }
