@@ -1,5 +1,5 @@
 // The sandbox's actions: what an invitee or host does on the service (book, cancel,
-// reschedule), one row each. A row gives the control route (POST /api/_sandbox/...), the
+// reschedule), one row each, keyed by the library method's name. A row gives the control route (POST /api/_sandbox/...), the
 // library method (`sched/sandbox`, its signature in ActionCalls), the console's button and
 // `sched sandbox <verb>` (its help and options). A meeting action is carried out by
 // `changeMeeting` (meetings.ts) with its event's `apply` (src/domain/webhooks/events.ts); the
@@ -155,12 +155,18 @@ export const SANDBOX_ACTIONS: { readonly [V in ActionVerb]: ActionRow<V> } = {
 /** The verbs, in the table's order. */
 export const ACTION_VERBS = Object.keys(SANDBOX_ACTIONS) as ActionVerb[];
 
+/** The verb as `sched sandbox` and the route spell it: `noShow` is `no-show`. */
+export function actionName(verb: ActionVerb): string {
+  return verb.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
 /**
  * The control path of an action, under the base URL (/api): `/_sandbox/book`, or
  * `/_sandbox/meetings/<meeting>/<verb>` (the route's pattern when `meeting` is ":uuid").
  */
 export function actionPath(verb: ActionVerb, meeting = ':uuid'): string {
+  const name = actionName(verb);
   return SANDBOX_ACTIONS[verb].on === 'link'
-    ? `/_sandbox/${verb}`
-    : `/_sandbox/meetings/${meeting}/${verb}`;
+    ? `/_sandbox/${name}`
+    : `/_sandbox/meetings/${meeting}/${name}`;
 }

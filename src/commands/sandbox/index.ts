@@ -1,5 +1,10 @@
 import { ALL_FORMATS, command, type CommandDef, TEXT_OR_JSON } from '../define.js';
-import { ACTION_VERBS, SANDBOX_ACTIONS, type ActionVerb } from '../../sandbox/actions.js';
+import {
+  ACTION_VERBS,
+  actionName,
+  SANDBOX_ACTIONS,
+  type ActionVerb,
+} from '../../sandbox/actions.js';
 import {
   bookInput,
   deliveriesInput,
@@ -12,7 +17,7 @@ import {
 function actionCommand(verb: ActionVerb): CommandDef {
   const row = SANDBOX_ACTIONS[verb];
   const common = {
-    name: verb,
+    name: actionName(verb),
     description: `${row.summary} in a running sandbox (delivers ${row.event})`,
     examples: row.cli.examples,
     json: 'the meeting object, as the sandbox API returns it',
