@@ -11,6 +11,7 @@ import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 // The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
 import { zonedTimeToUtc } from '../../sandbox/meetings.js';
+import { actionPath, type ActionVerb } from '../../sandbox/actions.js';
 
 interface DeliveryView {
   notification_uuid: string;
@@ -210,11 +211,11 @@ export async function callControl(
   }
 }
 
-/** `sched sandbox cancel|reschedule`: one action on one meeting, then the printed result. */
+/** `sched sandbox <verb> <meeting-uuid>` (cancel, reschedule, …): one action, then the printed result. */
 export async function meetingAction(
   ctx: Context,
   uuid: string,
-  action: 'cancel' | 'reschedule',
+  action: ActionVerb,
   body: Record<string, string>,
   done: string,
   flags: { apiKey?: string },
@@ -223,7 +224,7 @@ export async function meetingAction(
   const result = await callControl(
     ctx,
     client,
-    `/_sandbox/meetings/${encodeURIComponent(uuid)}/${action}`,
+    actionPath(action, encodeURIComponent(uuid)),
     body,
     `no meeting ${uuid} in the sandbox at ${client.baseUrl}`,
   );
