@@ -45,6 +45,8 @@ export interface IO {
    * the user gave, secret headers. Undefined and short values are ignored.
    */
   addSecrets(secrets: readonly (string | undefined)[]): void;
+  /** `text` with the secrets known so far masked: the renderer masks values with it. */
+  mask(text: string): string;
 }
 
 /** A stdout closed before our write was done: as a reader that left. */
@@ -197,6 +199,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
       for (const s of list) if (s !== undefined) secrets.add(s);
       if (secrets.size !== before) mask = masker([...secrets]);
     },
+    mask: (text) => mask(text),
   };
 }
 
