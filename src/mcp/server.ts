@@ -21,7 +21,9 @@ import {
   toolsFor,
   type Access,
   type ToolDeps,
+  type ToolName,
 } from './tools.js';
+import { notSelected } from './selection.js';
 
 export interface McpServerOptions {
   access: Access;
@@ -29,6 +31,8 @@ export interface McpServerOptions {
   sandbox: boolean;
   version: string;
   deps: ToolDeps;
+  /** The tools `--tools` chose (within the level); all of the level's when absent. */
+  only?: ReadonlySet<ToolName>;
   /** The mask of every secret known so far (read at each use: secrets are added while serving). */
   mask: () => Mask;
   /** Aborted when the server stops: every call in flight is cancelled with it. */
@@ -65,6 +69,11 @@ export interface McpServer {
   idle(): Promise<void>;
 }
 
+/** The tools this server lists: its level's, narrowed by `--tools`. */
+function served(o: McpServerOptions) {
+  return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
+}
+
 export function createMcpServer(o: McpServerOptions): McpServer {
   const inFlight = new Set<Promise<unknown>>();
   const server = new Server(
@@ -78,7 +87,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
+    tools: served(o).map((t): Tool => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -93,6 +102,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   ): Promise<CallToolResult> => {
     const signal = AbortSignal.any([extra.signal, o.signal]);
     try {
+      const left = o.only && notSelected(req.params.name, o.only);
+      if (left) throw left;
       const r = await callTool(req.params.name, req.params.arguments, {
         access: o.access,
         deps: o.deps,
