@@ -228,7 +228,7 @@ complete -c sched -n '__sched_at \'webhooks add\'' -l event -r -f -a 'meetingSch
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c sched -n '__sched_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
-complete -c sched -n '__sched_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)'
+complete -c sched -n '__sched_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty file of mode 0600, as mktemp makes, is used)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l print-secret -f -d 'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused'
 complete -c sched -n '__sched_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'
 complete -c sched -n '__sched_at \'webhooks ls\'' -l page -r -f -d 'page number to read'

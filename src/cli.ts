@@ -15,6 +15,7 @@ import {
   Interrupted,
   isSchedError,
   messageOf,
+  OutputFailed,
   QuietExit,
   UsageError,
 } from './errors.js';
@@ -379,6 +380,8 @@ export function reportError(io: IO, e: unknown, env: Env, name = 'sched'): numbe
   const said = (s: string) => asInvoked(s, name);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
+    // A reader that left a command that changed nothing (`| head -1`): the quiet Unix stop.
+    if (e instanceof OutputFailed && e.quiet) return ExitCode.ok;
     for (const line of errorLines(e, { error: red, hint: (s) => io.colorErr.dim(s) })) {
       io.err(said(line));
     }

@@ -4,6 +4,7 @@ import { isUuid } from '../../api/uuid.js';
 import { UsageError } from '../../errors.js';
 import { quote } from '../../text/quote.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
+import { SECRET_OUT_EXISTING } from '../../domain/webhooks/secret-out.js';
 import {
   arg,
   flag,
@@ -41,7 +42,7 @@ export const addInput = input({
     flag('--no-secret', 'create an unsigned webhook', { exclusive: 'secret' }),
     value(
       '--secret-out <file>',
-      'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)',
+      `write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (${SECRET_OUT_EXISTING}, is used)`,
     ),
     flag(
       '--print-secret',

@@ -9,7 +9,7 @@
 import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './inputs.js';
 import { LOCAL_HOST } from '../define.js';
-import { QuietExit, UsageError } from '../../errors.js';
+import { OutputFailed, UsageError } from '../../errors.js';
 import { parseEventList } from '../../domain/webhooks/event-names.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { resolveSecret } from '../../domain/webhooks/input.js';
@@ -28,14 +28,16 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   if (capture) ctx.defer(() => capture.close());
   const { io } = ctx;
   const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  let stdoutClosed = false;
+  // stdout that failed stops the listener (its webhook still deleted): a reader that left
+  // (`| head -1`) is a server's normal end; a full disk is said after the clean-up, exit 1.
+  let stdoutFailed: OutputFailed | undefined;
   const write = async (text: string) => {
-    if (stdoutClosed || text === '') return;
+    if (stdoutFailed || text === '') return;
     try {
       await renderText(io, text);
     } catch (e) {
-      if (!(e instanceof QuietExit)) throw e;
-      stdoutClosed = true; // `| head -1`: a server's normal end
+      if (!(e instanceof OutputFailed)) throw e;
+      stdoutFailed = e;
       listener.interrupt();
     }
   };
@@ -81,6 +83,11 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   // A clean stop is exit 0, unless the webhook was left behind or --max-time came first.
   const failure = show.stopFailure(summary, { ...o, limit: flags.count, maxTimeS: flags.maxTime });
   if (failure) throw failure;
+  // The data asked for could not be written: the recording, or stdout (not a reader that left).
+  if (capture?.error !== undefined) {
+    throw new OutputFailed({ kind: 'file', flag: '--record', path: capture.file }, capture.error);
+  }
+  if (stdoutFailed && !stdoutFailed.readerLeft) throw stdoutFailed;
 }
 
 /** The flags checked, before a port is opened or a request is made. */

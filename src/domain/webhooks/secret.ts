@@ -7,6 +7,13 @@ export function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/**
+ * The shortest secret `sched mcp`'s create_webhook accepts for a new webhook (a model chooses
+ * the variable; a short value is a guessable one). Verifying keeps accepting any secret, as the
+ * service accepted it.
+ */
+export const MIN_NEW_SECRET = 16;
+
 /** The form of an environment variable name (a sync file's `secretEnv`, `sched mcp`'s `secret_env`). */
 export function isEnvName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
