@@ -1,9 +1,11 @@
 // Builds dist/ once before the suite, so end-to-end tests spawn the same binary users run.
 // Under SCHED_COVERAGE=1 (see vitest.config.ts) it also clears the last coverage data first and,
 // once vitest has written its own, writes the merged report and prints the per-folder table.
+// Every run ends by checking that no process a test started is still running (leftovers.ts).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { endLeftovers, tagRun } from './leftovers.js';
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,9 +14,19 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const report = coverage ? await import('../../scripts/coverage-report.mjs') : undefined;
   await report?.prepareCoverage();
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-  if (!report) return;
+  const tag = tagRun();
 
   return async () => {
+    const left = await endLeftovers(tag);
+    if (left.length > 0) {
+      process.stderr.write(
+        `Leftovers: ${left.length} process(es) started by tests were still running after the ` +
+          `run, and were ended (each test must close what it starts):\n` +
+          left.map((l) => `  ${l.pid} ${l.command.slice(0, 200)}\n`).join(''),
+      );
+      process.exitCode = 1;
+    }
+    if (!report) return;
     // A report that cannot be written fails the run: vitest only logs a teardown's error.
     let result: { text: string; branches: number };
     try {

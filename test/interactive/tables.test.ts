@@ -158,6 +158,8 @@ describe.skipIf(noTmux())(tmuxTitle('terminal tables in a real terminal'), () =>
 
     // The same command piped: exactly the four URLs, nothing else.
     sb.state.links.clear();
+    // The first terminal is closed before the second replaces it (afterEach closes only the last).
+    await term?.kill();
     term = await startTerminal(
       [
         'sh',

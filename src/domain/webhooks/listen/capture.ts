@@ -130,6 +130,8 @@ export class CaptureFile {
   private chain: Promise<void> = Promise.resolve();
   /** Why writing stopped, once it did (nothing more is written). */
   failed: string | undefined;
+  /** The write's own error, when one failed (not when the file only reached its size cap). */
+  error: unknown;
   /** True when writing stopped because the file reached MAX_RECORDING_BYTES (not an error). */
   full = false;
 
@@ -190,6 +192,7 @@ export class CaptureFile {
         this.size += line.length;
       } catch (e) {
         this.failed = fileProblem(e);
+        this.error = e;
       }
     });
     return this.chain;
