@@ -10,6 +10,7 @@ import { useConfigDir } from '../helpers/config-dir.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runSched } from '../helpers/run.js';
 import { fakePrompter } from '../helpers/command-harness.js';
+import { connectMcp } from '../helpers/mcp.js';
 
 const config = useConfigDir('sched-sec-paging-');
 let srv: FaultServer;
@@ -137,6 +138,24 @@ describe('a meeting-type lookup holds at most the promised items', () => {
     expect(srv.count('GET')).toBeLessThanOrEqual(MAX_HELD_ITEMS / 50 + 8);
     expect(srv.count('POST')).toBe(0);
     expect(asked).toBe(0);
+  });
+
+  it('MCP create_single_use_link by name: an error result past 10,000 items, no link', async () => {
+    srv.clear();
+    srv.on('GET', TYPES, endless(TYPES, 2000));
+    const h = await connectMcp(
+      { readOnly: undefined, allowWrite: undefined, sandbox: undefined },
+      env(),
+    );
+    try {
+      const r = await h.call('create_single_use_link', { meeting_type: 'No such type' });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain(`lists more than ${MAX_HELD_ITEMS} items`);
+    } finally {
+      await h.close();
+    }
+    expect(srv.count('GET')).toBeLessThanOrEqual(MAX_HELD_ITEMS / 50 + 8);
+    expect(srv.count('POST')).toBe(0);
   });
 
   it('a UUID needs no list: used as given, whatever the server announces', async () => {
