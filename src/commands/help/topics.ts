@@ -24,8 +24,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
     'any value but 0/false: terminal-style layout on a pipe\n(tables with headers, pretty JSON), e.g. for a log;\ncolour still follows NO_COLOR/FORCE_COLOR/a terminal',
   ],
   [
-    'HTTPS_PROXY, HTTP_PROXY, NO_PROXY',
-    'proxy settings for requests to the API and deliveries\nsent to a receiver (events send/replay, --forward-to);\nloopback is never proxied',
+    'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY',
+    'proxy settings for requests to the API and deliveries\nsent to a receiver (events send/replay, --forward-to);\nALL_PROXY when the scheme has none; loopback is never proxied',
   ],
   ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],
 ];
