@@ -24,8 +24,10 @@ import {
   toolsFor,
   type Access,
   type ToolDeps,
+  type ToolName,
   type ToolResult,
 } from './tools.js';
+import { notSelected } from './selection.js';
 
 export interface McpServerOptions {
   access: Access;
@@ -33,6 +35,8 @@ export interface McpServerOptions {
   sandbox: boolean;
   version: string;
   deps: ToolDeps;
+  /** The tools `--tools` chose (within the level); all of the level's when absent. */
+  only?: ReadonlySet<ToolName>;
   /** The mask of every secret known so far (read at each use: secrets are added while serving). */
   mask: () => Mask;
   /** Aborted when the server stops: every call in flight is cancelled with it. */
@@ -90,8 +94,12 @@ function errorResult(text: string): CallToolResult {
 }
 
 /** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
-export function listedTools(o: { access: Access; sandbox: boolean }): Tool[] {
-  return toolsFor(o.access).map((t) => ({
+export function listedTools(o: {
+  access: Access;
+  sandbox: boolean;
+  only?: ReadonlySet<ToolName>;
+}): Tool[] {
+  return served(o).map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -128,6 +136,11 @@ export interface McpServer {
   idle(): Promise<void>;
 }
 
+/** The tools this server lists: its level's, narrowed by `--tools`. */
+function served(o: { access: Access; only?: ReadonlySet<ToolName> }) {
+  return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
+}
+
 export function createMcpServer(o: McpServerOptions): McpServer {
   const inFlight = new Set<Promise<unknown>>();
   const server = new Server(
@@ -150,6 +163,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   ): Promise<CallToolResult> => {
     const signal = AbortSignal.any([extra.signal, o.signal]);
     try {
+      const left = o.only && notSelected(req.params.name, o.only);
+      if (left) throw left;
       const r = await callTool(req.params.name, req.params.arguments, {
         access: o.access,
         deps: o.deps,
