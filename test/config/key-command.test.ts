@@ -52,6 +52,20 @@ describe('splitCommandLine: words as a POSIX shell makes them', () => {
       ['/usr/bin/secret-tool', 'lookup', 'service', 'sched cli'],
     ],
   ];
+  // The commands SECURITY.md and docs/configuration.md suggest.
+  cases.push(
+    [
+      'powershell -NoProfile -Command "(Get-StoredCredential -Target sched).GetNetworkCredential().Password"',
+      [
+        'powershell',
+        '-NoProfile',
+        '-Command',
+        '(Get-StoredCredential -Target sched).GetNetworkCredential().Password',
+      ],
+    ],
+    ['op read "op://Private/sched/credential"', ['op', 'read', 'op://Private/sched/credential']],
+    ['pass show sched/api-key', ['pass', 'show', 'sched/api-key']],
+  );
   it.each(cases)('%j', (line, words) => {
     expect(splitCommandLine(line)).toEqual(words);
   });
