@@ -150,10 +150,10 @@ export function createContext(deps: ContextDeps): Context {
   // need the API, whenever the client was first created.
   const clients: ApiClient[] = [];
 
-  // The secrets the context knows reach the output gate here, each once: proxy passwords now,
-  // a key when it is resolved (credentials(), or the key apiFor() is given). A client tells
+  // The secrets the context knows reach the output gate here, each once: proxy passwords and
+  // the environment's webhook secret now (whatever the command; a server may echo it), a key when it is resolved (credentials(), or the key apiFor() is given). A client tells
   // the gate only of the secret headers a request adds (`sched api -H`).
-  io.addSecrets(proxyCredentials(env));
+  io.addSecrets([...proxyCredentials(env), env.SCHED_WEBHOOK_SECRET]);
   const useKey = (apiKey: string | undefined) => io.addSecrets([apiKey?.trim()]);
 
   const userAgent = `sched/${deps.version}`;

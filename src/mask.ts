@@ -89,3 +89,47 @@ export function proxyCredentials(env: Record<string, string | undefined>): strin
   }
   return out;
 }
+
+/** An array or a plain object (as JSON.parse makes): what maskValue copies. */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return Array.isArray(v) || proto === Object.prototype || proto === null;
+}
+
+/**
+ * `value` with `mask` applied to every string in it, keys too, at any depth (iteratively: a
+ * server may nest thousands deep): what the renderer does to the data before any format,
+ * cutting, wrapping or layout, so a secret is replaced whole and every format stays valid.
+ * Arrays and plain objects are copied; other objects (a Date) are kept as they are.
+ */
+export function maskValue<T>(value: T, mask: Mask): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (!isPlain(value)) return value;
+  const copy = (v: Record<string, unknown>) =>
+    (Array.isArray(v) ? [] : {}) as Record<string, unknown>;
+  const root = copy(value);
+  const stack: Array<[Record<string, unknown>, Record<string, unknown>]> = [[value, root]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    const array = Array.isArray(from);
+    for (const k of Object.keys(from)) {
+      let v = from[k];
+      if (isPlain(v)) {
+        const c = copy(v);
+        stack.push([v, c]);
+        v = c;
+      } else if (typeof v === 'string') {
+        v = mask(v);
+      }
+      const key = array ? k : mask(k);
+      // A `__proto__` key (JSON.parse makes one) stays a key, not the copy's prototype.
+      if (key === '__proto__') {
+        Object.defineProperty(to, key, { value: v, enumerable: true, writable: true });
+      } else {
+        to[key] = v;
+      }
+    }
+  }
+  return root as T;
+}

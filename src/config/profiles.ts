@@ -22,7 +22,12 @@ import { schedDir } from '../platform-dirs.js';
 import { quote, shellCommand } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../defaults.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
-import { checkConfigTrust, checkConfigWritable, readTrustedConfig } from './trust.js';
+import {
+  checkConfigRegular,
+  checkConfigTrust,
+  checkConfigWritable,
+  readTrustedConfig,
+} from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';
 
 export interface Profile {
@@ -119,6 +124,12 @@ export async function openConfig(
   }
   // Trust before use: a directory or file someone else can write is refused (src/config/trust.ts).
   checkConfigTrust(dir, file);
+  // Nothing is changed before a config.json that is no regular file is refused.
+  try {
+    checkConfigRegular(file);
+  } catch (e) {
+    throw unreadable(file, e, fixHint);
+  }
   if (dirReady && POSIX) tighten(dir, 0o700, 'config directory', warn);
   // A symbolic link is not chmod-ed (that would change the file it points to).
   if (POSIX && fs.existsSync(file) && !fs.lstatSync(file).isSymbolicLink()) {

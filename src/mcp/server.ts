@@ -8,12 +8,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../errors.js';
 import type { Mask } from '../mask.js';
-import { sanitizeTerminal } from '../text/sanitize.js';
+import { cleanText, cleanValue } from './clean.js';
 import {
   annotationsOf,
   callTool,
@@ -35,21 +38,6 @@ export interface McpServerOptions {
   signal: AbortSignal;
 }
 
-/** What a string from outside becomes in a result: masked, then cleaned as the output gate cleans. */
-export function cleanText(s: string, mask: Mask): string {
-  return sanitizeTerminal(mask(s), { color: false });
-}
-
-/** Every string of a value (keys and values) cleaned; the shape and unknown fields are kept. */
-export function cleanValue(v: unknown, mask: Mask, depth = 0): unknown {
-  if (typeof v === 'string') return cleanText(v, mask);
-  if (depth > 64 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => cleanValue(x, mask, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[cleanText(k, mask)] = cleanValue(x, mask, depth + 1);
-  return out;
-}
-
 const LEVEL_NOTE: Record<Access, string> = {
   'read-only':
     'Read-only: only tools that change nothing (lists, signature checks, sample payloads).',
@@ -58,6 +46,49 @@ const LEVEL_NOTE: Record<Access, string> = {
   write:
     'All tools, including creating and deleting webhooks (--allow-write): confirm with the user before changing webhooks.',
 };
+
+/** The largest result sent; a larger one (a list is cut well before) is an error result. */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A result serialised here, in the handler, so that a value that cannot be serialised or is too
+ * large becomes an error result the client receives, never an answer dropped on the way out.
+ */
+export function sized(result: CallToolResult): CallToolResult {
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(result));
+  } catch (e) {
+    return errorResult(`error: the result could not be serialised: ${messageOf(e)}`);
+  }
+  if (bytes <= MAX_RESULT_BYTES) return result;
+  return errorResult(
+    `error: the result is ${bytes} bytes, over the ${MAX_RESULT_BYTES} a result may have\nhint: ask for less (a smaller limit, a query)`,
+  );
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: { access: Access; sandbox: boolean }): Tool[] {
+  return toolsFor(o.access).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
+/** What `initialize` tells the assistant: what the account holds, and the level. */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return (
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
+    LEVEL_NOTE[o.access]
+  );
+}
 
 export interface McpServer {
   server: Server;
@@ -71,22 +102,16 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
+  const failed = (e: unknown): CallToolResult => ({
+    content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
+    isError: true,
+  });
   const call = async (
     req: { params: { name: string; arguments?: unknown } },
     extra: { signal: AbortSignal },
@@ -99,19 +124,23 @@ export function createMcpServer(o: McpServerOptions): McpServer {
         signal,
       });
       const mask = o.mask();
-      return {
+      return sized({
         content: [{ type: 'text', text: cleanText(r.text, mask) }],
         structuredContent: cleanValue(r.structured, mask) as Record<string, unknown>,
         ...(r.isError ? { isError: true } : {}),
-      };
+      });
     } catch (e) {
-      return {
-        content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
-        isError: true,
-      };
+      return failed(e);
     }
   };
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    // A client that skipped the handshake is refused, as the protocol requires.
+    if (server.getClientVersion() === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'tools/call before initialize: send initialize (and notifications/initialized) first',
+      );
+    }
     const p = call(req, extra);
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

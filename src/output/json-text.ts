@@ -34,9 +34,14 @@ export function isJsonText(text: string): boolean {
 /**
  * `text` (valid JSON: check with isJsonText first) with its white space replaced: none when
  * `indent` is 0, else one member per line indented by `indent` spaces, like
- * JSON.stringify(value, null, indent). No trailing newline.
+ * JSON.stringify(value, null, indent). No trailing newline. `mask` is applied to the text inside
+ * each string (a secret in its JSON-escaped form is masked there, never across quotes).
  */
-export function relayoutJson(text: string, indent: number): string {
+export function relayoutJson(
+  text: string,
+  indent: number,
+  mask: (s: string) => string = (s) => s,
+): string {
   // Pretty, a body nested thousands deep would be mostly indentation (its size grows with the
   // square of the depth): past PRETTY_MAX_DEPTH it is written compact.
   const pretty = indent > 0 && !textDeeperThan(text, PRETTY_MAX_DEPTH);
@@ -48,7 +53,7 @@ export function relayoutJson(text: string, indent: number): string {
     if (ch === '"') {
       let j = i + 1;
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
+      out += '"' + mask(text.slice(i + 1, j)) + '"';
       i = j;
     } else if (ch === '{' || ch === '[') {
       let j = i + 1;

@@ -16,6 +16,7 @@
 // through io.out, which throws QuietExit when the reader went away (`| head -1`); that error
 // is never caught here.
 import { jsonText } from './json-value.js';
+import { maskValue } from '../mask.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from './formats.js';
 import { csvRecord, type CsvCell } from './csv.js';
@@ -119,7 +120,7 @@ async function pump<T>(
   let n = 0;
   const write = async (chunk: readonly T[]) => {
     let text = '';
-    for (const item of chunk) text += line(item, n++);
+    for (const item of chunk) text += line(maskValue(item, io.mask), n++);
     await io.out(text);
   };
   if (Array.isArray(items)) {
@@ -198,7 +199,8 @@ async function renderTerminalTable<T>(
  * terminal; ndjson: one line; csv: header and one record; table: field/value lines on a
  * terminal, one tab-separated row otherwise.
  */
-export async function renderObject<T>(io: IO, item: T, opts: RenderOptions<T>): Promise<void> {
+export async function renderObject<T>(io: IO, given: T, opts: RenderOptions<T>): Promise<void> {
+  const item = maskValue(given, io.mask);
   switch (opts.format) {
     case 'json':
       await io.out((io.stdoutIsTTY ? prettyJson(item, '') : jsonText(item)) + '\n');
@@ -239,7 +241,9 @@ export async function renderReceived(
   if (head) await io.out(head.join('\n') + '\n\n');
   if (body.length === 0) return;
   const text = body.toString('utf8');
-  await io.out(isJsonText(text) ? relayoutJson(text, io.stdoutIsTTY ? 2 : 0) + '\n' : text);
+  await io.out(
+    isJsonText(text) ? relayoutJson(text, io.stdoutIsTTY ? 2 : 0, io.mask) + '\n' : text,
+  );
 }
 
 /**
@@ -255,7 +259,7 @@ export function redactedOutput(io: IO, redact: (text: string) => string): IO {
  * happens (`sandbox --json`'s first line, `events send --json`, `sig sign --json`).
  */
 export async function renderJsonLine(io: IO, value: unknown): Promise<void> {
-  await io.out(JSON.stringify(value) + '\n');
+  await io.out(JSON.stringify(maskValue(value, io.mask)) + '\n');
 }
 
 /**

@@ -3,58 +3,11 @@
 // header and values (values as the documented sanitising leaves them, never anything else).
 import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
-import { csvRecord, CSV_EOL } from '../../src/output/csv.js';
+import { csvRecord } from '../../src/output/csv.js';
+import { parseCsv } from '../helpers/csv-parse.js';
 import { renderList, type Column } from '../../src/output/render.js';
 import { sanitizeCsvField } from '../../src/text/sanitize.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
-
-/**
- * Strict RFC 4180: records end with CRLF (the last one too); a field is either plain (no
- * comma, quote, CR or LF) or quoted with inner quotes doubled. Anything else throws.
- */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let i = 0;
-  while (i < text.length) {
-    const record: string[] = [];
-    for (;;) {
-      let field = '';
-      if (text[i] === '"') {
-        i++;
-        for (;;) {
-          if (i >= text.length) throw new Error('unterminated quoted field');
-          if (text[i] === '"') {
-            if (text[i + 1] === '"') {
-              field += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
-          }
-          field += text[i++];
-        }
-      } else {
-        while (i < text.length && !/[,"\r\n]/.test(text[i]!)) field += text[i++];
-        if (text[i] === '"') throw new Error(`a quote inside a plain field at ${i}`);
-      }
-      record.push(field);
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text.startsWith(CSV_EOL, i)) {
-        i += CSV_EOL.length;
-        break;
-      }
-      throw new Error(
-        `expected "," or CRLF at ${i}, found ${JSON.stringify(text.slice(i, i + 5))}`,
-      );
-    }
-    records.push(record);
-  }
-  return records;
-}
 
 /** Strings full of what CSV must quote, plus the rest of Unicode. */
 /** What a spreadsheet runs as a formula (OWASP), and how a text field is written instead. */

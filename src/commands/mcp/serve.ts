@@ -4,14 +4,13 @@
 // base URL come from the profile and environment as for every command (ctx.api(), which says
 // on stderr what the environment overrides before the first write); with --sandbox, from an
 // embedded sandbox on a free loopback port instead.
-import { Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { masker, proxyCredentials, type Mask } from '../../mask.js';
-import { whenAborted } from '../../errors.js';
+import { Failure, messageOf, whenAborted } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { LineTransport } from '../../mcp/stdio.js';
 import { toolsFor, type Access, type ToolDeps } from '../../mcp/tools.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
@@ -79,6 +78,7 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
       (await resolveMeetingTypes({ signal }, client, [ref]))[0]!,
     env: ctx.env,
     addSecrets,
+    mask: () => mask,
   };
   const { server, idle } = createMcpServer({
     access,
@@ -95,23 +95,14 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
   return { server, idle, mask: () => mask, stop: () => stopped.abort() };
 }
 
-/**
- * stdout for the transport: each frame (one JSON line, written whole) masked once more, so no
- * secret reaches the client whatever a result, an error or the SDK put in it.
- */
-export function maskingWriter(out: NodeJS.WritableStream, mask: () => Mask): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      // A client that went away (EPIPE) ends the session through stdout's 'close', not here.
-      out.write(mask()(chunk.toString()), () => done());
-    },
-  });
-}
-
 export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   const session = await startMcp(ctx, opts);
   const { io } = ctx;
-  const transport = new StdioServerTransport(io.stdin, maskingWriter(io.stdout, session.mask));
+  // Our own line reader and a writer that masks every frame's string values once more.
+  const transport = new LineTransport(io.stdin, io.stdout, {
+    mask: session.mask,
+    note: (line) => io.err(line),
+  });
   // The client closed stdin: the calls in flight still get their answers. Ctrl-C, SIGTERM or a
   // closed stdout: they are cancelled (their requests aborted).
   const ended = new Promise<'drain' | 'stop'>((resolve) => {
@@ -133,4 +124,12 @@ export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   if (how === 'drain') await Promise.race([session.idle(), whenAborted(ctx.signal)]);
   session.stop();
   await session.server.close();
+  if (transport.failure) {
+    throw new Failure(
+      `sched mcp: the connection on stdin failed: ${messageOf(transport.failure)}`,
+      {
+        hint: 'the client has to start the server again',
+      },
+    );
+  }
 }
