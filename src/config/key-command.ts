@@ -183,7 +183,8 @@ export async function runKeyCommand(line: string, opts: RunKeyCommandOptions): P
   try {
     words = splitCommandLine(line);
   } catch (e) {
-    const why = e instanceof CommandLineError ? e.message : String(e);
+    // splitCommandLine throws only CommandLineError.
+    const why = (e as CommandLineError).message;
     throw fail(
       'syntax',
       `cannot be run: ${why}`,

@@ -136,6 +136,30 @@ describe('runKeyCommand', () => {
     );
   });
 
+  it('an unset variable (undefined) is not passed on as a word', async () => {
+    const line = script('unset.sh', 'printf %s "${GONE-unset}"\n');
+    expect(await run(line, { env: { PATH: process.env.PATH, GONE: undefined } })).toBe('unset');
+  });
+
+  it('keeps only the first 4 KiB of a chatty stderr, and its first line', async () => {
+    const line = script(
+      'chatty.sh',
+      'echo "first"  >&2; head -c 100000 /dev/zero | tr "\\0" x >&2; exit 2\n',
+    );
+    const e = await failure(line);
+    expect(e.message).toMatch(/failed \(exit 2\): "first"$/);
+  });
+
+  it('a signal already aborted: the command is not waited for', async () => {
+    const ac = new AbortController();
+    ac.abort('SIGTERM');
+    const e = await run(script('never.sh', 'exec sleep 30\n'), { signal: ac.signal }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(Interrupted);
+    expect((e as Interrupted).exitCode).toBe(143);
+  });
+
   it('never passes stdin on: the command reads an empty stdin', async () => {
     const seen = path.join(dir, 'stdin-seen');
     const line = script('stdin.sh', `cat > ${seen}\nprintf %s key_123\n`);

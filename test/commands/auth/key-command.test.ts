@@ -280,6 +280,28 @@ describe('a profile whose key a command prints', () => {
     expect(plain + table.stderr).not.toContain(sb.apiKey);
   });
 
+  it('auth status on a terminal names each source: env alone, env over a key command', async () => {
+    const alone = await runSched(['auth', 'status'], {
+      env: env({ SCHED_API_KEY: sb.apiKey, SCHED_BASE_URL: sb.baseUrl }),
+      tty: true,
+      columns: 200,
+    });
+    // eslint-disable-next-line no-control-regex
+    expect(alone.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(
+      /Key from\s+env SCHED_API_KEY\s*$/m,
+    );
+    storeProfile('default', sb.baseUrl, 'unused');
+    const over = await runSched(['auth', 'status'], {
+      env: env({ SCHED_API_KEY: sb.apiKey }),
+      tty: true,
+      columns: 200,
+    });
+    expect(over.stdout).toContain(
+      'env SCHED_API_KEY (overrides the key command stored in profile "default")',
+    );
+    expect(runs()).toBe(0);
+  });
+
   it('auth status with a failing command: exit 4, the status says where the key was to come from', async () => {
     fs.writeFileSync(
       configFile(),
@@ -294,6 +316,35 @@ describe('a profile whose key a command prints', () => {
     expect(r.stderr).toBe(
       'error: the key command of profile "default" failed (exit 7)\nhint: run `sh -c \'exit 7\'` yourself to see why\n',
     );
+  });
+
+  it('Ctrl-C while the key command runs: auth status exits 130, the command ended', async () => {
+    fs.writeFileSync(path.join(dir, 'slow.sh'), `echo $$ > '${dir}/slow.pid'\nexec sleep 30\n`);
+    fs.writeFileSync(
+      configFile(),
+      JSON.stringify({
+        profiles: { default: { baseUrl: sb.baseUrl, keyCommand: `sh '${dir}/slow.sh'` } },
+      }),
+      { mode: 0o600 },
+    );
+    const ac = new AbortController();
+    const pending = runSched(['auth', 'status'], { env: env(), signal: ac.signal });
+    await expect.poll(() => fs.existsSync(path.join(dir, 'slow.pid'))).toBe(true);
+    ac.abort('SIGINT');
+    const r = await pending;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted while the key command ran/);
+    const pid = Number(fs.readFileSync(path.join(dir, 'slow.pid'), 'utf8'));
+    await expect
+      .poll(() => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      })
+      .toBe(false);
   });
 
   it('a rejected key: the hint names the key command', async () => {
