@@ -11,6 +11,9 @@ import { runSched, spawnSched } from '../../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
+/** The sandbox's "Intro call" meeting type. */
+const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
+
 let sb: TestSandbox;
 let srv: FaultServer;
 let dir: string;
@@ -221,6 +224,33 @@ describe('a profile whose key a command prints', () => {
     );
     const r = await spawnSched(['auth', 'status'], { env: env() });
     expect(r.code).toBe(4);
+    expect(runs()).toBe(1);
+  });
+
+  it('runs only when the key is needed: not for a sandbox elsewhere, nor with --api-key', async () => {
+    storeProfile('default', srv.baseUrl, 'account_key_123');
+    const link = (await (
+      await sb.api('/single-use-link', {
+        method: 'POST',
+        body: JSON.stringify({ meeting_type_uuid: INTRO }),
+      })
+    ).json()) as { url: string };
+    // The link's sandbox is not the configured origin: it gets the sandbox key.
+    const r = await runSched(['sandbox', 'book', link.url, '-q'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sb.requests.at(-1)!.headers['x-api-key']).toBe(sb.apiKey);
+    expect(runs()).toBe(0);
+    // On the configured origin the account's key is the one sent: the command runs.
+    const mine = await runSched(['sandbox', 'meetings', '--json'], { env: env() });
+    expect(mine.code).toBe(5); // srv is no sandbox: 404
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('account_key_123');
+    expect(runs()).toBe(1);
+    // --api-key given: that key, and the command is not run.
+    const given = await runSched(['sandbox', 'meetings', '--api-key', 'given_key_1'], {
+      env: env(),
+    });
+    expect(given.code).toBe(5);
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('given_key_1');
     expect(runs()).toBe(1);
   });
 
