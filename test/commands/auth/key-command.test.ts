@@ -252,6 +252,14 @@ describe('a profile whose key a command prints', () => {
     expect(given.code).toBe(5);
     expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('given_key_1');
     expect(runs()).toBe(1);
+    // ...also with --base-url, whose override notes need no key.
+    const flagged = await runSched(
+      ['sandbox', 'meetings', '--api-key', 'given_key_2', '--base-url', srv.baseUrl],
+      { env: env() },
+    );
+    expect(flagged.code).toBe(5);
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('given_key_2');
+    expect(runs()).toBe(1);
   });
 
   it('never gets stdin: api --input - sends the body it was piped', async () => {
