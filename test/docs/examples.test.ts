@@ -26,6 +26,8 @@ const pagesDir = join(root, 'docs', 'commands');
 /** Interactive examples (they need a person at a terminal), and the tests that run them. */
 const RUN_ELSEWHERE: Record<string, string> = {
   'sched auth login': 'test/interactive/prompts.test.ts',
+  "sched auth login --key-command 'secret-tool lookup service sched'":
+    'test/e2e/secret-service.test.ts',
 };
 
 async function examplesOf(page: string): Promise<string[]> {
