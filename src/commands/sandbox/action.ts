@@ -3,9 +3,15 @@
 // options locally (a time is ISO 8601 with an offset), then asks the running sandbox to do it,
 // which delivers the row's event to every subscribed webhook.
 import type { Context } from '../../context.js';
-import { SANDBOX_ACTIONS, type ActionVerb } from '../../sandbox/actions.js';
+import { actionPath, SANDBOX_ACTIONS, type ActionVerb } from '../../sandbox/actions.js';
 import type { SandboxActionOptions } from './inputs.js';
-import { checkIsoTime, checkMeetingUuid, meetingAction } from './shared.js';
+import {
+  callControl,
+  checkIsoTime,
+  checkMeetingUuid,
+  printResult,
+  sandboxClient,
+} from './shared.js';
 
 /** The option name commander gives a field's flag (`--reason <text>` is `reason`). */
 function optionKey(flags: string): string {
@@ -24,7 +30,11 @@ export function runAction(verb: ActionVerb) {
         const given = opts[key];
         if (given !== undefined) body[key] = field.time ? checkIsoTime(given) : given;
       }
-      await meetingAction(ctx, uuid, verb, body, row.done, opts);
+      const client = await sandboxClient(ctx, opts);
+      const path = actionPath(verb, encodeURIComponent(uuid));
+      const notFound = `no meeting ${uuid} in the sandbox at ${client.baseUrl}`;
+      const result = await callControl(ctx, client, path, body, notFound);
+      await printResult(ctx, client, `${row.done} meeting ${uuid}`, result);
     },
   };
 }
