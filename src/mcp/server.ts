@@ -24,7 +24,9 @@ import {
   toolsFor,
   type Access,
   type ToolDeps,
+  type ToolName,
 } from './tools.js';
+import { notSelected } from './selection.js';
 
 export interface McpServerOptions {
   access: Access;
@@ -32,6 +34,8 @@ export interface McpServerOptions {
   sandbox: boolean;
   version: string;
   deps: ToolDeps;
+  /** The tools `--tools` chose (within the level); all of the level's when absent. */
+  only?: ReadonlySet<ToolName>;
   /** The mask of every secret known so far (read at each use: secrets are added while serving). */
   mask: () => Mask;
   /** Aborted when the server stops: every call in flight is cancelled with it. */
@@ -71,10 +75,38 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: {
+  access: Access;
+  sandbox: boolean;
+  only?: ReadonlySet<ToolName>;
+}): Tool[] {
+  return served(o).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
+/** What `initialize` tells the assistant: what the account holds, and the level. */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return (
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
+    LEVEL_NOTE[o.access]
+  );
+}
+
 export interface McpServer {
   server: Server;
   /** Resolves once no call is in flight (a client that closes stdin still gets its answers). */
   idle(): Promise<void>;
+}
+
+/** The tools this server lists: its level's, narrowed by `--tools`. */
+function served(o: { access: Access; only?: ReadonlySet<ToolName> }) {
+  return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
 }
 
 export function createMcpServer(o: McpServerOptions): McpServer {
@@ -83,21 +115,11 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
   const failed = (e: unknown): CallToolResult => ({
     content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
@@ -109,6 +131,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   ): Promise<CallToolResult> => {
     const signal = AbortSignal.any([extra.signal, o.signal]);
     try {
+      const left = o.only && notSelected(req.params.name, o.only);
+      if (left) throw left;
       const r = await callTool(req.params.name, req.params.arguments, {
         access: o.access,
         deps: o.deps,

@@ -18,7 +18,9 @@ import {
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
-import { messageOf, UsageError } from '../../errors.js';
+import { messageOf, OutputFailed, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { shellCommand } from '../../text/quote.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { renderLines, renderObject, type Column } from '../../output/render.js';
 import { nonEmptySecret, readPayload } from '../../domain/webhooks/input.js';
@@ -87,6 +89,31 @@ async function ask(
     ));
   const secret = given.secret ?? (await askSecret(prompter));
   return { url, events: EVENT_NAMES.filter((e) => events.includes(e)), secret };
+}
+
+/**
+ * The generated secret of a webhook just created could not be written (stdout or --secret-out
+ * failed): nobody has it, and it is never put on stderr (SECURITY.md), so the webhook is
+ * deleted — a change begun finishes its own steps, whatever the output does — and that is said.
+ */
+async function secretLost(
+  client: ApiClient,
+  uuid: string,
+  failure: OutputFailed,
+): Promise<OutputFailed> {
+  const { deleteWebhook } = await import('../../api/endpoints.js');
+  try {
+    await deleteWebhook(client, uuid);
+    return failure.afterChange(
+      `the new webhook ${uuid} was deleted, since its signing secret could not be kept`,
+    );
+  } catch (e) {
+    return failure.afterChange(
+      `the new webhook ${uuid} has a signing secret nobody has, and deleting it failed: ${messageOf(e)}`,
+      [],
+      `delete it: ${shellCommand`sched webhooks rm ${uuid}`}`,
+    );
+  }
 }
 
 export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
@@ -175,7 +202,13 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
   const newSecret = generated && (typeof created.secret === 'string' ? created.secret : generated);
   const shownSecret = goes.stdout ? newSecret : undefined;
   if (file && newSecret) {
-    await file.write(newSecret);
+    try {
+      await file.write(newSecret);
+    } catch (e) {
+      await file.discard();
+      const target = { kind: 'file', flag: '--secret-out', path: file.path } as const;
+      throw await secretLost(client, created.uuid, new OutputFailed(target, e));
+    }
     if (!globals.quiet)
       io.err(
         `The signing secret is in ${file.path} (mode 0600): the service never shows it again.`,
@@ -186,14 +219,21 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       created = { ...created, secret: null };
     }
   }
-  if (quietOutput(ctx)) {
-    // The one value that cannot be got again: the generated secret; else the new UUID.
-    await renderLines(io, [shownSecret ?? created.uuid]);
-  } else {
-    const columns: readonly Column<Webhook>[] = shownSecret
-      ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
-      : WEBHOOK_COLUMNS;
-    await renderObject(io, created, { format: globals.output, columns });
+  try {
+    if (quietOutput(ctx)) {
+      // The one value that cannot be got again: the generated secret; else the new UUID.
+      await renderLines(io, [shownSecret ?? created.uuid]);
+    } else {
+      const columns: readonly Column<Webhook>[] = shownSecret
+        ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
+        : WEBHOOK_COLUMNS;
+      await renderObject(io, created, { format: globals.output, columns });
+    }
+  } catch (e) {
+    if (!(e instanceof OutputFailed)) throw e;
+    // A generated secret that reached nobody: the webhook is useless (and never on stderr).
+    if (shownSecret) throw await secretLost(client, created.uuid, e);
+    throw e.afterChange(`webhook ${created.uuid} was created`);
   }
 
   // -q keeps stderr to what matters: a secret printed alone on stdout needs no instructions,
