@@ -35,7 +35,7 @@ import { adaptivePageLimiter } from '../bulk/page-walk.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
 import { sampleDelivery } from '../domain/webhooks/sample.js';
-import { envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
+import { chooseSecret, envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
 import {
   diagnoseSignature,
   likelyCause,
@@ -766,13 +766,15 @@ async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal
   if (name !== undefined && unsigned) {
     throw new UsageError('give secret_env or unsigned, not both');
   }
-  if (name === undefined && !unsigned) {
+  // Never generated, never SCHED_WEBHOOK_SECRET: only the variable named, or unsigned.
+  const choice = chooseSecret({ flag: !unsigned, variable: name ?? null }, deps.env);
+  if (choice.kind === 'absent') {
     throw new UsageError(
       'a signing secret is needed: secret_env names the environment variable of the server that holds it',
       { hint: 'or pass unsigned: true to create an unsigned webhook (not recommended)' },
     );
   }
-  const secret = name === undefined ? undefined : secretFrom(deps.env, name, 'new');
+  const secret = choice.kind === 'none' ? undefined : secretFrom(deps.env, name!, 'new');
   if (secret !== undefined) deps.addSecrets([secret]);
   const client = await deps.api();
   const created = withoutSecret(await createWebhook(client, { url, events, secret }, { signal }));
