@@ -142,7 +142,7 @@ function answerGroups(group: Command): void {
 /**
  * A group that also runs on its own (`sched sandbox` serves) keeps its options to that run: a
  * subcommand's help lists as inherited only the root's global options (not `--port`, nor a
- * second `--api-key`), and refuseGroupOptions refuses the group's options given to one.
+ * second `--api-key`), and checkGiven refuses the group's options given to one.
  */
 function keepOwnOptions(c: Command): void {
   for (const group of c.commands) {

@@ -38,7 +38,10 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
     'failure: server error, network error, receiver error, sig verify found it invalid, or a confirmation was declined',
   ],
   [2, 'usage error or invalid input, found locally or answered 422 by the API'],
-  [4, 'authentication: no key, or the API rejected it (401/403)'],
+  [
+    4,
+    "authentication: no key (or none from the profile's key command), or the API rejected it (401/403)",
+  ],
   [5, 'not found (404)'],
   [130, 'interrupted (Ctrl-C) while working; whatever was already done is reported first'],
   [143, 'terminated (SIGTERM) while working; whatever was already done is reported first'],

@@ -43,6 +43,12 @@ export function envSecret(name: string, env: Record<string, string | undefined>)
   return { ok: true, secret: value };
 }
 
+/** --secret as given: an empty one is refused (it would sign with nothing). */
+export function secretFlag(flag: string): string {
+  if (flag === '') throw new UsageError('--secret is empty');
+  return flag;
+}
+
 /** The variable every command reads a webhook secret from. */
 export const SECRET_VARIABLE = 'SCHED_WEBHOOK_SECRET';
 
@@ -77,10 +83,8 @@ export function chooseSecret(
   ask: SecretAsk,
   env: Record<string, string | undefined>,
 ): SecretChoice {
-  if (typeof ask.flag === 'string') {
-    if (ask.flag === '') throw new UsageError('--secret is empty');
-    return { kind: 'given', secret: ask.flag, from: 'flag' };
-  }
+  if (typeof ask.flag === 'string')
+    return { kind: 'given', secret: secretFlag(ask.flag), from: 'flag' };
   if (ask.stdin) return { kind: 'stdin' };
   if (ask.flag === false) return { kind: 'none', from: 'flag' };
   if (typeof ask.variable === 'string') {
