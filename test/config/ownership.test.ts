@@ -5,13 +5,8 @@
 // — and one table runs every mode through both, so the group exception cannot drift apart.
 import type fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  distrustStat,
-  exposureStat,
-  isPrivateGroup,
-  readableBy,
-  writableBy,
-} from '../../src/config/ownership.js';
+import { distrustStat, exposureStat, readableBy, writableBy } from '../../src/config/ownership.js';
+import { isPrivateGroup } from '../../src/platform-dirs.js';
 import { runsElsewhere } from '../helpers/skip.js';
 
 const UID = process.getuid?.() ?? 0;
