@@ -23,7 +23,7 @@ import { sameEvents } from '../../domain/webhooks/sync/plan.js';
 import { quietOutput } from '../listing.js';
 import { defaultEvents, parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
-import { forcedTTY } from '../../io.js';
+import { forcedTTY, inCI } from '../../io.js';
 import { openSecretFile, type SecretFile } from '../../domain/webhooks/secret-out.js';
 
 type SecretChoice =
@@ -119,12 +119,6 @@ async function secretLost(
       `delete it: ${shellCommand`sched webhooks rm ${uuid}`}`,
     );
   }
-}
-
-/** CI set (to anything but empty, 0 or false), as CI services and gh read it. */
-function inCI(env: Record<string, string | undefined>): boolean {
-  const v = env.CI;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 /**
