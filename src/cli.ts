@@ -526,6 +526,8 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   const program = buildProgram(act, groupAsked(argv), deps.name);
   // Commander writes help to stdout and its errors to stderr through our io.
   const early = () => io ?? resolveIO(deps, { color: !argv.includes('--no-color'), noInput: true });
+  let helpWritten = Promise.resolve();
+  let helpFailure: unknown;
   const configureAll = (c: Command) => {
     c.exitOverride();
     // Help shown for a missing subcommand (`sched`, `sched webhooks`) is the answer to what
@@ -536,10 +538,14 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
     // Through the gate like every other write: commander's messages quote what was typed
     // (`sched $'--x\e]0;…'`), which may come from a server through a pipeline (xargs).
     c.configureOutput({
-      writeOut: (s) =>
-        void early()
-          .out(s)
-          .catch(() => {}),
+      writeOut: (s) => {
+        // In order; a failure (a full disk) is reported once the help is done (helpFailure).
+        helpWritten = helpWritten
+          .then(() => early().out(s))
+          .catch((e: unknown) => {
+            helpFailure ??= e;
+          });
+      },
       writeErr: (s) =>
         s
           .replace(/\n$/, '')
@@ -573,5 +579,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       exitCode = reportError(early(), e, deps.env, deps.name);
     }
   }
+  await helpWritten;
+  if (helpFailure !== undefined) exitCode = reportError(early(), helpFailure, deps.env, deps.name);
   return exitCode;
 }
