@@ -75,6 +75,29 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: {
+  access: Access;
+  sandbox: boolean;
+  only?: ReadonlySet<ToolName>;
+}): Tool[] {
+  return served(o).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
+/** What `initialize` tells the assistant: what the account holds, and the level. */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return (
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
+    LEVEL_NOTE[o.access]
+  );
+}
+
 export interface McpServer {
   server: Server;
   /** Resolves once no call is in flight (a client that closes stdin still gets its answers). */
@@ -82,7 +105,7 @@ export interface McpServer {
 }
 
 /** The tools this server lists: its level's, narrowed by `--tools`. */
-function served(o: McpServerOptions) {
+function served(o: { access: Access; only?: ReadonlySet<ToolName> }) {
   return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
 }
 
@@ -92,21 +115,11 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: served(o).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
   const failed = (e: unknown): CallToolResult => ({
     content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],

@@ -46,7 +46,7 @@ export function trackWrites<T>(io: IO, items: AsyncIterable<T>): TrackedWrites<T
     } catch (e) {
       if (e instanceof OutputFailed && !count.failure) {
         count.failure = e;
-        count.unwritten.push(...pending);
+        for (const p of pending) count.unwritten.push(p);
         pending = [];
       }
       throw e;
@@ -68,7 +68,7 @@ export function trackWrites<T>(io: IO, items: AsyncIterable<T>): TrackedWrites<T
     source,
     count,
     async rest() {
-      count.unwritten.push(...pending);
+      for (const p of pending) count.unwritten.push(p);
       pending = [];
       for (;;) {
         let r: IteratorResult<T>;

@@ -9,7 +9,13 @@
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
-import { Interrupted, NotFoundError } from '../../errors.js';
+import { Interrupted, NotFoundError, OutputFailed } from '../../errors.js';
+import {
+  changedThenOutputFailed,
+  trackWrites,
+  type TrackedWrites,
+  type WriteCount,
+} from '../../output/unwritten.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -68,7 +74,7 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
           ? 'There are no webhooks; nothing was deleted.'
           : `No webhook has the URL ${quote(mode.url)}; nothing was deleted.`,
       );
-      if (globals.output === 'json') await printDeleted(ctx, []);
+      if (globals.output === 'json') await printDeleted(io, []);
       return;
     }
     if (!yes) {
@@ -92,6 +98,7 @@ async function deleteAll(
 ): Promise<void> {
   const { io, globals } = ctx;
   const { deleteWebhook } = await import('../../api/endpoints.js');
+  const outputFailed = new AbortController();
   const outcomes = runBounded<Outcome>(
     targets.length,
     async (i) => {
@@ -106,7 +113,8 @@ async function deleteAll(
         throw e;
       }
     },
-    { concurrency: DELETE_CONCURRENCY, signal: ctx.signal },
+    // A failed write of the list stops new DELETEs (those in flight finish and are counted).
+    { concurrency: DELETE_CONCURRENCY, signal: AbortSignal.any([ctx.signal, outputFailed.signal]) },
   );
 
   const deleted: string[] = [];
@@ -122,28 +130,16 @@ async function deleteAll(
     }
   }
 
+  const tracked = trackWrites(io, deletions());
   let stop: BoundedStop | undefined;
   try {
-    if (globals.output === 'json') {
-      // A small object, written whole once the work is over (or cut short).
-      try {
-        for await (const _ of deletions()) {
-          // collected in `deleted`
-        }
-      } finally {
-        await printDeleted(ctx, deleted);
-      }
-    } else if (globals.output === 'table' || quietOutput(ctx)) {
-      await renderLines(
-        io,
-        (async function* () {
-          for await (const d of deletions()) yield d.uuid;
-        })(),
-      );
-    } else {
-      await renderList(io, deletions(), { format: globals.output, columns: COLUMNS });
-    }
+    await printDeletions(ctx, tracked, deleted);
   } catch (e) {
+    if (e instanceof OutputFailed && tracked.count.failure) {
+      outputFailed.abort();
+      await tracked.rest();
+      throw unlistedError(tracked.count, deleted.length);
+    }
     if (!(e instanceof BoundedStop)) throw e;
     stop = e;
   }
@@ -165,8 +161,49 @@ async function deleteAll(
   }
 }
 
-async function printDeleted(ctx: Context, deleted: string[]): Promise<void> {
-  await renderObject(ctx.io, { deleted }, { format: 'json', columns: [] });
+/** The UUIDs deleted, as they are, in the output format. */
+async function printDeletions(
+  ctx: Context,
+  tracked: TrackedWrites<{ uuid: string }>,
+  deleted: string[],
+): Promise<void> {
+  const { globals } = ctx;
+  const out = tracked.io;
+  if (globals.output === 'json') {
+    // A small object, written whole once the work is over (or cut short).
+    try {
+      for await (const _ of tracked.source) {
+        // collected in `deleted`
+      }
+    } finally {
+      await printDeleted(out, deleted);
+    }
+  } else if (globals.output === 'table' || quietOutput(ctx)) {
+    await renderLines(
+      out,
+      (async function* () {
+        for await (const d of tracked.source) yield d.uuid;
+      })(),
+    );
+  } else {
+    await renderList(out, tracked.source, { format: globals.output, columns: COLUMNS });
+  }
+}
+
+/** stdout failed while deleting: how many were deleted, how many listed, the others' UUIDs. */
+function unlistedError(count: WriteCount<{ uuid: string }>, deleted: number): OutputFailed {
+  return changedThenOutputFailed(
+    count.failure!,
+    { made: deleted, noun: ['webhook', 'webhooks'], verb: 'deleted', written: count.written },
+    {
+      label: 'the webhooks deleted but not listed on stdout:',
+      lines: count.unwritten.map((d) => d.uuid),
+    },
+  );
+}
+
+async function printDeleted(io: Context['io'], deleted: string[]): Promise<void> {
+  await renderObject(io, { deleted }, { format: 'json', columns: [] });
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {
