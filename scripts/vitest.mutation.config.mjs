@@ -31,7 +31,7 @@ export default {
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
       'test/commands/sig/sig.test.ts',
-      'test/mcp/{tools,calls}.test.ts',
+      'test/mcp/{tools,calls,selection}.test.ts',
       'test/domain/webhooks/listen/*.test.ts',
       'test/commands/webhooks/{listen,listen-ci}.test.ts',
     ],
