@@ -131,7 +131,8 @@ export async function sandboxClient(
   if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
     throw new UsageError('--api-key must not be empty');
   }
-  const creds = await ctx.credentials();
+  // The key command of a profile runs only if the account's key is the one to send.
+  const creds = await ctx.credentials({ runKeyCommand: false });
   const explicit = creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env';
   const target = explicit
     ? creds.baseUrl
@@ -141,7 +142,8 @@ export async function sandboxClient(
         ? creds.baseUrl
         : DEFAULT_SANDBOX_BASE_URL;
   const configured = new URL(target).origin === new URL(creds.baseUrl).origin;
-  const key = flags.apiKey ?? (configured ? creds.apiKey : undefined) ?? DEFAULT_SANDBOX_API_KEY;
+  const account = async () => (await ctx.credentials()).apiKey;
+  const key = flags.apiKey ?? (configured ? await account() : undefined) ?? DEFAULT_SANDBOX_API_KEY;
   return ctx.apiFor(target, key, { sayOverrides: explicit });
 }
 
