@@ -31,7 +31,7 @@ export default {
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
       'test/commands/sig/sig.test.ts',
-      'test/mcp/{tools,calls,output-schemas}.test.ts',
+      'test/mcp/{tools,calls,output-schemas,selection}.test.ts',
       'test/domain/webhooks/listen/*.test.ts',
       'test/commands/webhooks/{listen,listen-ci}.test.ts',
     ],
