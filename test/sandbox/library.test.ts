@@ -236,6 +236,8 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/text/json-error.ts',
           // node:fs only: the trust rule the config and the --state file share
           'src/config/ownership.ts',
+          // ownership.ts's one import (isPrivateGroup); node built-ins only
+          'src/platform-dirs.ts',
           // import-free: the default key, port and URL the CLI shares with the sandbox
           'src/defaults.ts',
           // import-free URL helpers (whether the console needs a key)

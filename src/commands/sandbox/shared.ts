@@ -114,10 +114,6 @@ export function checkUuid(value: string, what: keyof typeof UUID_HINTS): string 
   return v.toLowerCase();
 }
 
-export function checkMeetingUuid(value: string): string {
-  return checkUuid(value, 'meeting');
-}
-
 /**
  * The client for the sandbox to talk to. --base-url / SCHED_BASE_URL win; else a link URL
  * names its sandbox; else the profile's base URL; else the default sandbox address.
