@@ -308,7 +308,9 @@ export function createContext(deps: ContextDeps): Context {
     async apiFor(baseUrl, apiKey, opts = {}) {
       useKey(apiKey);
       if (!opts.sayOverrides) return makeClient(baseUrl, apiKey);
-      return makeClient(baseUrl, apiKey, { onWrite: sayOverrides(await ctx.credentials()) });
+      return makeClient(baseUrl, apiKey, {
+        onWrite: sayOverrides(await ctx.credentials({ runKeyCommand: false })),
+      });
     },
     prompter: deps.prompter
       ? () => Promise.resolve(deps.prompter!)

@@ -9,6 +9,7 @@
 // job's log and the user did not say where it goes (`--print-secret` does, as Stripe's).
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../../errors.js';
+import { inCI } from '../../io.js';
 
 /** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
 export function generateSecret(): string {
@@ -121,12 +122,6 @@ export interface SecretGoes {
   readonly stdout: boolean;
   /** A destination flag that has nothing to do (the secret came from the variable). */
   readonly unused?: '--secret-out' | '--print-secret';
-}
-
-/** CI set (to anything but empty, 0 or false), as CI services and gh read it. */
-export function inCI(env: Record<string, string | undefined>): boolean {
-  const v = env.CI;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 /**
