@@ -67,7 +67,7 @@ __sched_flags() {
   case "$1" in
     '') REPLY='--version --help' ;;
     'auth') REPLY='--help' ;;
-    'auth login') REPLY='--with-key --help' ;;
+    'auth login') REPLY='--with-key --key-command --help' ;;
     'auth status') REPLY='--help' ;;
     'auth logout') REPLY='--help' ;;
     'profiles') REPLY='--help' ;;
@@ -97,7 +97,7 @@ __sched_flags() {
     'sandbox meetings') REPLY='--api-key --help' ;;
     'sandbox deliveries') REPLY='--api-key --event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
-    'mcp') REPLY='--read-only --allow-write --sandbox --help' ;;
+    'mcp') REPLY='--read-only --allow-write --sandbox --tools --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
   esac
@@ -108,6 +108,10 @@ __sched_flags() {
 # from (w:words, f = files, d:<kind> = ask `sched __complete <kind>`, n = nothing).
 __sched_option_value() {
   case "$1" in
+    'auth login')
+      case "$2" in
+        --key-command) REPLY='n'; return 0 ;;
+      esac ;;
     'types list')
       case "$2" in
         --page) REPLY='n'; return 0 ;;
@@ -232,6 +236,10 @@ __sched_option_value() {
         -F|--field) REPLY='n'; return 0 ;;
         --input) REPLY='f'; return 0 ;;
         -H|--header) REPLY='n'; return 0 ;;
+      esac ;;
+    'mcp')
+      case "$2" in
+        --tools) REPLY='n'; return 0 ;;
       esac ;;
   esac
   case "$2" in

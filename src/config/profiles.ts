@@ -1,5 +1,5 @@
 // The config store: one JSON file managed with conf, `{ "profiles": { "<name>": { "baseUrl",
-// "apiKey" } } }`, in SCHED_CONFIG_DIR or the platform config directory for "sched".
+// "apiKey" or "keyCommand" } } }`, in SCHED_CONFIG_DIR or the platform config directory for "sched".
 //
 // What conf does not do for us, done here:
 // - modes: conf writes files 0666 (minus umask) and creates the directory with default modes;
@@ -33,6 +33,8 @@ import { ShapeError, shapeProblem, unreadable } from './problems.js';
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
+  /** A command that prints the key (src/config/key-command.ts), stored instead of the key. */
+  keyCommand?: string;
 }
 
 export interface ConfigStore {
@@ -41,7 +43,7 @@ export interface ConfigStore {
   getProfile(name: string): Profile | undefined;
   /** Stores the profile (replacing the stored one of that name). */
   setProfile(name: string, profile: Profile): Promise<void>;
-  /** Removes the stored key of a profile; resolves to false when there was none. */
+  /** Removes the stored key (or key command) of a profile; resolves to false when there was none. */
   deleteKey(name: string): Promise<boolean>;
   listProfiles(): Record<string, Profile>;
 }
@@ -98,6 +100,7 @@ function cleanProfile(p: Profile): Profile {
   const out: Profile = {};
   if (p.baseUrl) out.baseUrl = p.baseUrl;
   if (p.apiKey) out.apiKey = p.apiKey;
+  if (p.keyCommand) out.keyCommand = p.keyCommand;
   return out;
 }
 
@@ -220,8 +223,9 @@ export async function openConfig(
     deleteKey(name) {
       return update((profiles) => {
         const p = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
-        if (!p?.apiKey) return false;
+        if (!p?.apiKey && !p?.keyCommand) return false;
         delete p.apiKey;
+        delete p.keyCommand;
         return true;
       });
     },

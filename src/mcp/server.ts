@@ -24,7 +24,10 @@ import {
   toolsFor,
   type Access,
   type ToolDeps,
+  type ToolName,
+  type ToolResult,
 } from './tools.js';
+import { notSelected } from './selection.js';
 
 export interface McpServerOptions {
   access: Access;
@@ -32,6 +35,8 @@ export interface McpServerOptions {
   sandbox: boolean;
   version: string;
   deps: ToolDeps;
+  /** The tools `--tools` chose (within the level); all of the level's when absent. */
+  only?: ReadonlySet<ToolName>;
   /** The mask of every secret known so far (read at each use: secrets are added while serving). */
   mask: () => Mask;
   /** Aborted when the server stops: every call in flight is cancelled with it. */
@@ -67,8 +72,62 @@ export function sized(result: CallToolResult): CallToolResult {
   );
 }
 
+/**
+ * A tool's answer as an MCP result: structuredContent (every value cleaned and cut), and text
+ * content — the short prose, then the structured content serialised (for clients that read
+ * only text, as the 2025-06-18 revision advises).
+ */
+export function resultOf(r: ToolResult, mask: Mask): CallToolResult {
+  const structured = cleanValue(r.structured, mask) as Record<string, unknown>;
+  return {
+    content: [
+      { type: 'text', text: cleanText(r.text, mask) },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+    ...(r.isError ? { isError: true } : {}),
+  };
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: {
+  access: Access;
+  sandbox: boolean;
+  only?: ReadonlySet<ToolName>;
+}): Tool[] {
+  return served(o).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    outputSchema: t.outputSchema,
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
+/**
+ * What `initialize` tells the assistant: what the account holds, the level, and what it must
+ * weigh before acting (a minted link cannot be taken back; the sandbox's links vanish with it).
+ */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return [
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}.`,
+    LEVEL_NOTE[o.access],
+    ...(o.access === 'read-only'
+      ? []
+      : [
+          'A single-use link, once minted, cannot be taken back (links cannot be deleted): mint only the links the user asked for.',
+        ]),
+    ...(o.sandbox
+      ? [
+          "The sandbox's links, webhooks and bookings vanish when this server stops: never give them to people as real links.",
+        ]
+      : []),
+  ].join(' ');
 }
 
 export interface McpServer {
@@ -77,27 +136,22 @@ export interface McpServer {
   idle(): Promise<void>;
 }
 
+/** The tools this server lists: its level's, narrowed by `--tools`. */
+function served(o: { access: Access; only?: ReadonlySet<ToolName> }) {
+  return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
+}
+
 export function createMcpServer(o: McpServerOptions): McpServer {
   const inFlight = new Set<Promise<unknown>>();
   const server = new Server(
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
   const failed = (e: unknown): CallToolResult => ({
     content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
@@ -109,17 +163,14 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   ): Promise<CallToolResult> => {
     const signal = AbortSignal.any([extra.signal, o.signal]);
     try {
+      const left = o.only && notSelected(req.params.name, o.only);
+      if (left) throw left;
       const r = await callTool(req.params.name, req.params.arguments, {
         access: o.access,
         deps: o.deps,
         signal,
       });
-      const mask = o.mask();
-      return sized({
-        content: [{ type: 'text', text: cleanText(r.text, mask) }],
-        structuredContent: cleanValue(r.structured, mask) as Record<string, unknown>,
-        ...(r.isError ? { isError: true } : {}),
-      });
+      return sized(resultOf(r, o.mask()));
     } catch (e) {
       return failed(e);
     }

@@ -21,12 +21,15 @@ export interface McpHarness {
 
 export interface ToolCall {
   isError: boolean;
+  /** The first text block: the short prose. */
   text: string;
+  /** Every text block after the first (the structured content serialised). */
+  more: string[];
   structured: Record<string, unknown> | undefined;
 }
 
 export async function connectMcp(
-  opts: McpOptions,
+  opts: Omit<McpOptions, 'tools'> & { tools?: string[] },
   env: Record<string, string | undefined>,
   globals: Partial<GlobalOptions> = {},
 ): Promise<McpHarness> {
@@ -39,7 +42,7 @@ export async function connectMcp(
     signal: stop.signal,
     version: '0.0.0-test',
   });
-  const session = await startMcp(ctx, opts);
+  const session = await startMcp(ctx, { tools: undefined, ...opts });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const frames: string[] = [];
   for (const t of [clientSide, serverSide]) {
@@ -60,10 +63,11 @@ export async function connectMcp(
       const r = (await client.callTool({ name, arguments: args }, undefined, {
         signal,
       })) as CallToolResult;
-      const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const [text = '', ...more] = r.content.map((c) => (c.type === 'text' ? c.text : ''));
       return {
         isError: r.isError === true,
         text,
+        more,
         structured: r.structuredContent,
       };
     },

@@ -4,14 +4,21 @@
 import type { Context } from '../../context.js';
 import { AuthError, isSchedError } from '../../errors.js';
 import { maskKey } from '../../config/profiles.js';
-import { baseUrlSourceText, overrideNotes, type BaseUrlSource } from '../../config/sources.js';
+import {
+  baseUrlSourceText,
+  keySourceText,
+  overrideNotes,
+  type BaseUrlSource,
+  type KeySource,
+} from '../../config/sources.js';
 import type { Column } from '../../output/render.js';
 import { quote } from '../../text/quote.js';
+import type { Credentials } from '../../context.js';
 
 export interface AuthStatus {
   profile: string;
   baseUrl: string;
-  keySource: 'env' | 'profile' | null;
+  keySource: KeySource | null;
   key: string | null;
   /** null when the check could not be made (network error). */
   valid: boolean | null;
@@ -19,8 +26,23 @@ export interface AuthStatus {
   baseUrlSource: BaseUrlSource;
 }
 
+/**
+ * The credentials with the key; a key command that fails is reported after the status is shown
+ * (where the key comes from, no key), like a missing key.
+ */
+async function credentialsOf(ctx: Context): Promise<{ creds: Credentials; keyFailure?: unknown }> {
+  const creds = await ctx.credentials({ runKeyCommand: false });
+  if (creds.keySource !== 'command') return { creds };
+  try {
+    return { creds: await ctx.credentials() };
+  } catch (e) {
+    if (!(e instanceof AuthError)) throw e;
+    return { creds, keyFailure: e };
+  }
+}
+
 export async function run(ctx: Context): Promise<void> {
-  const creds = await ctx.credentials();
+  const { creds, keyFailure } = await credentialsOf(ctx);
   const status: AuthStatus = {
     profile: creds.profile,
     baseUrl: creds.baseUrl,
@@ -45,14 +67,6 @@ export async function run(ctx: Context): Promise<void> {
     }
   }
 
-  const sourceText = (s: AuthStatus): string => {
-    if (s.keySource === 'env') {
-      return creds.envOverridesProfileKey
-        ? `env SCHED_API_KEY (overrides the key stored in profile ${quote(s.profile)})`
-        : 'env SCHED_API_KEY';
-    }
-    return s.keySource === 'profile' ? `profile ${quote(s.profile)}` : 'none';
-  };
   const sourceColumn: Column<AuthStatus> = {
     key: 'baseUrlSource',
     header: 'Base URL from',
@@ -64,7 +78,7 @@ export async function run(ctx: Context): Promise<void> {
     {
       key: 'keySource',
       header: 'Key from',
-      value: (s) => (ctx.io.stdoutIsTTY ? sourceText(s) : s.keySource),
+      value: (s) => (ctx.io.stdoutIsTTY ? keySourceText(creds) : s.keySource),
     },
     { key: 'key', header: 'Key', value: (s) => s.key ?? (ctx.io.stdoutIsTTY ? '(none)' : '') },
     {
@@ -79,11 +93,13 @@ export async function run(ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && ctx.globals.output === 'table') columns.splice(2, 0, sourceColumn);
   else columns.push(sourceColumn);
   for (const note of overrideNotes(creds)) ctx.io.err(ctx.io.colorErr.yellow(note));
-  // With no key there is nothing to show but the error; JSON still gets the whole object.
-  if (creds.apiKey || ctx.globals.output !== 'table') {
+  // With no key there is nothing to show but the error; JSON still gets the whole object, and
+  // a failed key command the row that says where the key was to come from.
+  if (creds.apiKey || keyFailure || ctx.globals.output !== 'table') {
     const { renderObject } = await import('../../output/render.js');
     await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
   }
+  if (keyFailure) throw keyFailure;
   if (!creds.apiKey) {
     throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
   }

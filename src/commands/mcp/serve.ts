@@ -10,8 +10,9 @@ import type { ApiClient } from '../../api/client.js';
 import { masker, proxyCredentials, type Mask } from '../../mask.js';
 import { Failure, messageOf, OutputFailed, whenAborted } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { levelOf, selectTools, type Level } from '../../mcp/selection.js';
 import { LineTransport } from '../../mcp/stdio.js';
-import { toolsFor, type Access, type ToolDeps } from '../../mcp/tools.js';
+import { toolsFor, type ToolDeps } from '../../mcp/tools.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { LOCAL_HOST } from '../define.js';
@@ -28,10 +29,11 @@ export interface McpSession {
   stop(): void;
 }
 
-export function accessOf(opts: McpOptions): Access {
-  if (opts.readOnly === true) return 'read-only';
-  if (opts.allowWrite === true) return 'write';
-  return 'default';
+/** What the server serves, said on stderr as it starts. */
+function startNote(level: Level, only: ReadonlySet<string> | undefined): string {
+  const n = only?.size ?? toolsFor(level.access).length;
+  const how = [level.source ?? 'default: no webhook changes', ...(only ? ['--tools'] : [])];
+  return `sched mcp: ${plural(n, 'tool')} on stdio (${how.join(', ')}); stop with Ctrl-C or by closing stdin.`;
 }
 
 /** The server, not yet connected: the run connects it to stdio, the tests to memory. */
@@ -46,7 +48,10 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
     mask = masker([...secrets]);
     io.addSecrets([...secrets]);
   };
-  const access = accessOf(opts);
+  // A bad level or tool name stops here (exit 2), before anything starts.
+  const level = levelOf(opts, ctx.env);
+  const { access } = level;
+  const only = selectTools(opts.tools, level);
   const sandbox = opts.sandbox === true;
 
   let api: () => Promise<ApiClient>;
@@ -85,13 +90,11 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
     sandbox,
     version: ctx.version,
     deps,
+    ...(only ? { only } : {}),
     mask: () => mask,
     signal: stopped.signal,
   });
-  const n = toolsFor(access).length;
-  io.err(
-    `sched mcp: ${plural(n, 'tool')} on stdio (${access === 'write' ? '--allow-write' : access === 'read-only' ? '--read-only' : 'default: no webhook changes'}); stop with Ctrl-C or by closing stdin.`,
-  );
+  io.err(startNote(level, only));
   return { server, idle, mask: () => mask, stop: () => stopped.abort() };
 }
 

@@ -21,14 +21,12 @@ import {
   webhookSecretOption,
   type InputOf,
 } from '../define.js';
+import { EVENT_NAMES } from '../../api/types.js';
 
 export const addInput = input({
   options: [
     value('--url <url>', 'the endpoint URL (absolute http or https)'),
-    list(
-      '--event <name>',
-      'event to send: meetingScheduled, meetingCancelled, meetingRescheduled (repeatable; default all)',
-    ),
+    list('--event <name>', `event to send: ${EVENT_NAMES.join(', ')} (repeatable; default all)`),
     // One secret choice: commander would fold --secret and --no-secret into one value (the
     // last one wins); the group makes a contradictory pair a usage error instead.
     value(

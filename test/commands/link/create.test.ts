@@ -212,6 +212,22 @@ describe('sched link create', () => {
     expect(posts()).toHaveLength(0);
   });
 
+  it('many unknown references: each named, suggestions for the first five only (a bounded search)', async () => {
+    const refs = [
+      'intro-cal1',
+      'intro-cal2',
+      'intro-cal3',
+      'intro-cal4',
+      'intro-cal5',
+      'intro-cal6',
+    ];
+    const r = await link(refs);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"intro-cal6"`);
+    expect(r.stderr.match(/did you mean "intro-call"\?/g)).toHaveLength(5);
+    expect(posts()).toHaveLength(0);
+  });
+
   it('a UUID the API does not know: exit 2 with the field message, stdout empty', async () => {
     const r = await link([MISSING]);
     expect(r.code).toBe(2);
