@@ -204,8 +204,7 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   })) {
     ctx.io.err(ctx.io.colorErr.yellow(note));
   }
-  if (ctx.globals.output === 'json') {
-    const { renderObject } = await import('../../output/render.js');
-    await renderObject(ctx.io, { profile, baseUrl }, { format: 'json', columns: [] });
-  }
+  const { printsData, show } = await import('../../output/render.js');
+  if (printsData(ctx.globals))
+    await show(ctx.io, ctx.globals, { records: [{ profile, baseUrl }], one: true });
 }

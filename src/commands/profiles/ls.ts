@@ -27,8 +27,8 @@ export async function run(ctx: Context): Promise<void> {
     { key: 'baseUrl', header: 'BASE URL', value: (r) => r.baseUrl },
     { key: 'hasKey', header: 'KEY', value: (r) => (r.hasKey ? 'yes' : 'no') },
   ];
-  const { renderList } = await import('../../output/render.js');
-  await renderList(ctx.io, rows, { format: ctx.globals.output, columns });
+  const { show } = await import('../../output/render.js');
+  await show(ctx.io, ctx.globals, { records: rows, columns });
   if (rows.length === 0) {
     ctx.io.err(`No profiles yet (config: ${store.path}); run \`sched auth login\``);
   }

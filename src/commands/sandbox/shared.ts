@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
-import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { show, type Column } from '../../output/render.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
@@ -327,13 +327,14 @@ export async function printResult(
   result: ActionResult,
 ): Promise<void> {
   const { io, globals } = ctx;
-  if (globals.output === 'json') {
-    await renderObject(io, result.meeting, { format: 'json', columns: [] });
-  } else if (globals.quiet) {
-    await renderLines(io, [result.meeting.uuid]);
-  } else {
-    await renderObject(io, result, { format: globals.output, columns: COLUMNS });
-  }
+  // JSON prints the meeting alone; the other formats the result; -q the meeting's UUID.
+  await show(io, globals, {
+    records: [result],
+    one: true,
+    columns: COLUMNS,
+    document: () => result.meeting,
+    lines: (r) => r.meeting.uuid,
+  });
   if (globals.quiet) return;
   const event = result.notified[0]?.event;
   if (result.notified.length === 0) {

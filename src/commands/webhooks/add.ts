@@ -14,11 +14,10 @@ import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
-import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { show } from '../../output/render.js';
 import { nonEmptySecret, readPayload, secretFlag } from '../../domain/webhooks/input.js';
 import { checkWebhookUrl, urlKey } from '../../domain/webhooks/url.js';
 import { sameEvents } from '../../domain/webhooks/sync/plan.js';
-import { quietOutput } from '../listing.js';
 import { defaultEvents, parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 import { forcedTTY } from '../../io.js';
@@ -179,8 +178,12 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       io.err(
         `A webhook for this URL with these events already exists (${match.uuid}); nothing was created.`,
       );
-      if (quietOutput(ctx)) await renderLines(io, [match.uuid]);
-      else await renderObject(io, match, { format: globals.output, columns: WEBHOOK_COLUMNS });
+      await show(io, globals, {
+        records: [match],
+        one: true,
+        columns: WEBHOOK_COLUMNS,
+        lines: (w) => w.uuid,
+      });
       return;
     }
     if (sameUrl.length > 0 && !globals.quiet) {
@@ -226,15 +229,15 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       created = { ...created, secret: null };
     }
   }
-  if (quietOutput(ctx)) {
-    // The one value that cannot be got again: the generated secret; else the new UUID.
-    await renderLines(io, [shownSecret ?? created.uuid]);
-  } else {
-    const columns: readonly Column<Webhook>[] = shownSecret
+  await show(io, globals, {
+    records: [created],
+    one: true,
+    columns: shownSecret
       ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
-      : WEBHOOK_COLUMNS;
-    await renderObject(io, created, { format: globals.output, columns });
-  }
+      : WEBHOOK_COLUMNS,
+    // -q: the one value that cannot be got again, the generated secret; else the new UUID.
+    lines: (w) => shownSecret ?? w.uuid,
+  });
 
   // -q keeps stderr to what matters: a secret printed alone on stdout needs no instructions,
   // but an unsigned webhook is still a risk worth a line.

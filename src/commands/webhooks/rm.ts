@@ -13,9 +13,8 @@ import { Interrupted, NotFoundError } from '../../errors.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
-import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
+import { forPeople, show, type Column, type ListSource } from '../../output/render.js';
 import { urlKey } from '../../domain/webhooks/url.js';
-import { quietOutput } from '../listing.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
@@ -42,7 +41,7 @@ function chooseMode(
 }
 
 export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
-  const { io, globals } = ctx;
+  const { io } = ctx;
   const mode = chooseMode(flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
@@ -68,7 +67,7 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
           ? 'There are no webhooks; nothing was deleted.'
           : `No webhook has the URL ${quote(mode.url)}; nothing was deleted.`,
       );
-      if (globals.output === 'json') await printDeleted(ctx, []);
+      await printDeleted(ctx, []);
       return;
     }
     if (!yes) {
@@ -90,7 +89,7 @@ async function deleteAll(
   targets: Target[],
   explicit: boolean,
 ): Promise<void> {
-  const { io, globals } = ctx;
+  const { io } = ctx;
   const { deleteWebhook } = await import('../../api/endpoints.js');
   const outcomes = runBounded<Outcome>(
     targets.length,
@@ -124,25 +123,7 @@ async function deleteAll(
 
   let stop: BoundedStop | undefined;
   try {
-    if (globals.output === 'json') {
-      // A small object, written whole once the work is over (or cut short).
-      try {
-        for await (const _ of deletions()) {
-          // collected in `deleted`
-        }
-      } finally {
-        await printDeleted(ctx, deleted);
-      }
-    } else if (globals.output === 'table' || quietOutput(ctx)) {
-      await renderLines(
-        io,
-        (async function* () {
-          for await (const d of deletions()) yield d.uuid;
-        })(),
-      );
-    } else {
-      await renderList(io, deletions(), { format: globals.output, columns: COLUMNS });
-    }
+    await printDeleted(ctx, deletions());
   } catch (e) {
     if (!(e instanceof BoundedStop)) throw e;
     stop = e;
@@ -153,7 +134,7 @@ async function deleteAll(
     io.err(`${webhooks(missing.length)} had already been deleted: ${missing.join(', ')}`);
   }
   if (stop) throw stoppedError(stop, deleted.length, ctx);
-  if (globals.output === 'table' && !quietOutput(ctx) && io.stderrIsTTY && deleted.length > 0) {
+  if (forPeople(ctx.globals) && io.stderrIsTTY && deleted.length > 0) {
     io.err(io.colorErr.green(`Deleted ${webhooks(deleted.length)}.`));
   }
   if (missing.length > 0 && explicit) {
@@ -165,8 +146,18 @@ async function deleteAll(
   }
 }
 
-async function printDeleted(ctx: Context, deleted: string[]): Promise<void> {
-  await renderObject(ctx.io, { deleted }, { format: 'json', columns: [] });
+/**
+ * The deleted webhooks: their UUIDs for people, one record each, or one JSON object written
+ * whole once the work is over (or cut short).
+ */
+async function printDeleted(ctx: Context, deleted: ListSource<{ uuid: string }>): Promise<void> {
+  await show(ctx.io, ctx.globals, {
+    records: deleted,
+    columns: COLUMNS,
+    lines: (d) => d.uuid,
+    linesWhen: 'always',
+    document: (all) => ({ deleted: (all as Array<{ uuid: string }>).map((d) => d.uuid) }),
+  });
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {
