@@ -43,9 +43,24 @@ function answer(text) {
     // would cost more than everything else here.
     require('node:fs').writeSync(1, text);
   } catch (e) {
-    // A reader that went away is not an error; anything else (a full non-blocking pipe), retry
-    // through the stream.
-    if (e.code !== 'EPIPE') process.stdout.write(text);
+    // A reader that went away is not an error; a full non-blocking pipe is retried through the
+    // stream; anything else (a full disk) is one line on stderr and exit 1, as in the CLI.
+    if (e.code === 'EPIPE') return;
+    if (e.code !== 'EAGAIN') return cannotWrite(e);
+    process.stdout.on('error', (err) => {
+      if (err.code !== 'EPIPE') cannotWrite(err);
+    });
+    process.stdout.write(text);
+  }
+}
+
+/** The CLI's OutputFailed (src/errors.ts), said here without loading it. */
+function cannotWrite(e) {
+  process.exitCode = 1;
+  try {
+    require('node:fs').writeSync(2, `error: could not write to stdout (${e.code || e.message})\n`);
+  } catch {
+    // stderr failed too: the exit code says it.
   }
 }
 /* eslint-enable no-undef, @typescript-eslint/no-require-imports */

@@ -97,7 +97,7 @@ __sched_flags() {
     'sandbox meetings') REPLY='--api-key --help' ;;
     'sandbox deliveries') REPLY='--api-key --event --webhook --meeting --help' ;;
     'api') REPLY='--method --raw-field --field --input --header --paginate --include --help' ;;
-    'mcp') REPLY='--read-only --allow-write --sandbox --help' ;;
+    'mcp') REPLY='--read-only --allow-write --sandbox --tools --help' ;;
     'completion') REPLY='--help' ;;
     'help') REPLY='--help' ;;
   esac
@@ -232,6 +232,10 @@ __sched_option_value() {
         -F|--field) REPLY='n'; return 0 ;;
         --input) REPLY='f'; return 0 ;;
         -H|--header) REPLY='n'; return 0 ;;
+      esac ;;
+    'mcp')
+      case "$2" in
+        --tools) REPLY='n'; return 0 ;;
       esac ;;
   esac
   case "$2" in

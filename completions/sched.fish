@@ -103,7 +103,7 @@ function __sched_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header' '--tools'
                     set skip 1
                     continue
                 case '-?*'
@@ -172,7 +172,7 @@ function __sched_values_1
 end
 
 function __sched_values_2
-    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'mcp' 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
+    printf '%s\t%s\n' 'auth' 'Log in, check and log out' 'profiles' 'List configured profiles' 'types' 'Read your meeting types' 'link' 'Mint single-use booking links' 'webhooks' 'Manage webhook endpoints' 'events' 'Sample and send webhook deliveries' 'sig' 'Compute and verify webhook signatures' 'sandbox' 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)' 'api' 'Make an authenticated request to any API path and print the answer' 'mcp' 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write (without either flag, SCHED_MCP_LEVEL=read-only|default|allow-write sets the level); --tools serves only the tools named, within the level' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'Show help for a command, or a topic: environment, exit-codes' 'environment' 'environment variables sched reads' 'exit-codes' 'what each exit code means'
 end
 
 complete -c sched -f
@@ -196,7 +196,7 @@ complete -c sched -f -n '__sched_command \'\'' -a 'events' -d 'Sample and send w
 complete -c sched -f -n '__sched_command \'\'' -a 'sig' -d 'Compute and verify webhook signatures'
 complete -c sched -f -n '__sched_command \'\'' -a 'sandbox' -d 'Run a local emulator of the whole service API, with bookings, signed deliveries and a browser console at its / (live delivery log, synthetic faults)'
 complete -c sched -f -n '__sched_command \'\'' -a 'api' -d 'Make an authenticated request to any API path and print the answer'
-complete -c sched -f -n '__sched_command \'\'' -a 'mcp' -d 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write'
+complete -c sched -f -n '__sched_command \'\'' -a 'mcp' -d 'Serve the Model Context Protocol on stdio for AI assistants (Claude Desktop, VS Code): by default the tools list, mint single-use links, verify signatures and sample events; --read-only allows only tools that change nothing; creating and deleting webhooks needs --allow-write (without either flag, SCHED_MCP_LEVEL=read-only|default|allow-write sets the level); --tools serves only the tools named, within the level'
 complete -c sched -f -n '__sched_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sched -f -n '__sched_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
 complete -c sched -n '__sched_at \'\'' -s V -l version -f -d 'print the version'
@@ -228,7 +228,7 @@ complete -c sched -n '__sched_at \'webhooks add\'' -l event -r -f -a 'meetingSch
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret -r -f -d 'signing secret to use (else --secret-stdin, else SCHED_WEBHOOK_SECRET, else a generated one; a value given here is visible to other users in `ps` while it runs: prefer --secret-stdin)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l secret-stdin -f -d 'read the signing secret from stdin'
 complete -c sched -n '__sched_at \'webhooks add\'' -l no-secret -f -d 'create an unsigned webhook'
-complete -c sched -n '__sched_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)'
+complete -c sched -n '__sched_at \'webhooks add\'' -l secret-out -r -f -d 'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty file of mode 0600, as mktemp makes, is used)'
 complete -c sched -n '__sched_at \'webhooks add\'' -l print-secret -f -d 'print a generated secret on stdout even in CI (CI set, stdout not a terminal), where it is otherwise refused'
 complete -c sched -n '__sched_at \'webhooks add\'' -l if-absent -f -d 'do nothing when a webhook with this URL and events exists'
 complete -c sched -n '__sched_at \'webhooks ls\'' -l page -r -f -d 'page number to read'
@@ -320,5 +320,6 @@ complete -c sched -n '__sched_argument \'api\' 0 one' -f -a '(__sched_values_1)'
 complete -c sched -n '__sched_at \'mcp\'' -l read-only -f -d 'only tools that change nothing: no links minted (lists, verify, sample)'
 complete -c sched -n '__sched_at \'mcp\'' -l allow-write -f -d 'also create_webhook and delete_webhook (off by default)'
 complete -c sched -n '__sched_at \'mcp\'' -l sandbox -f -d 'serve against an embedded sandbox: no account, nothing real touched'
+complete -c sched -n '__sched_at \'mcp\'' -l tools -r -f -d 'serve only these tools (comma-separated), within the level: e.g. list_meeting_types,create_single_use_link'
 complete -c sched -n '__sched_argument \'completion\' 0 one' -f -a 'bash\\t zsh\\t fish\\t' -d 'bash, zsh or fish'
 complete -c sched -n '__sched_argument \'help\' 0 one' -f -a '(__sched_values_2)' -d 'a command path (e.g. "webhooks add") or a topic'

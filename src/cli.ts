@@ -15,6 +15,7 @@ import {
   Interrupted,
   isSchedError,
   messageOf,
+  OutputFailed,
   QuietExit,
   UsageError,
 } from './errors.js';
@@ -24,6 +25,7 @@ import type { Prompter } from './prompt.js';
 import { didYouMean, nearest } from './text/suggest.js';
 import { asInvoked } from './names.js';
 import {
+  checkExclusive,
   checkOutputFormat,
   commanderOption,
   definitionOf,
@@ -112,26 +114,29 @@ export const COMMANDS: readonly CommandDef[] = [
 
 function visibleNames(c: Command): string[] {
   return c.commands
-    .filter((k) => !(k as unknown as { _hidden?: boolean })._hidden)
+    .filter((k) => !definitionOf(k)?.hidden)
     .flatMap((k) => [k.name(), ...k.aliases()]);
 }
 
 /**
- * Subcommand groups: a help command worded like ours, and a stray word reported as a mistyped
- * subcommand with a suggestion (a group that also runs on its own, like `sandbox`, would
- * otherwise answer "too many arguments").
+ * The root and the groups answer what was typed: alone (`sched`, `sched webhooks`), their help
+ * on stdout, exit 0, as gh, docker and kubectl do; a stray word, as a mistyped command with
+ * what the group has and the nearest (a group that also runs on its own, like `sandbox`, would
+ * otherwise answer "too many arguments"); `<group> help <stray word>` the same.
  */
-function polishGroups(c: Command): void {
-  for (const group of c.commands) {
-    if (group.commands.length === 0) continue;
-    group.helpCommand('help [command]', 'Show help for a subcommand');
-    group.allowExcessArguments(true);
-    group.hook('preAction', (_hooked, action) => {
-      if (action !== group || action.args.length === 0) return;
-      unknownCommand(group, action.args[0]!);
-    });
-    polishGroups(group);
-  }
+function answerGroups(group: Command): void {
+  if (group.commands.length === 0) return;
+  if (group.parent) group.helpCommand('help [command]', 'Show help for a subcommand');
+  group.allowExcessArguments(true);
+  if (!definitionOf(group)?.load) group.action(() => group.outputHelp());
+  group.hook('preAction', (_hooked, action) => {
+    if (action === group && group.args.length > 0) unknownCommand(group, group.args[0]!);
+  });
+  // Commander shows a group's help as an error only for `<group> help <a word it lacks>`.
+  group.on('beforeAllHelp', (help: { error: boolean; command: Command }) => {
+    if (help.error && help.command === group) unknownCommand(group, group.args[1]!);
+  });
+  group.commands.forEach(answerGroups);
 }
 
 /**
@@ -160,24 +165,6 @@ function keepOwnOptions(c: Command): void {
   }
 }
 
-/**
- * An option of a group that runs on its own (the server's `--port`, `--state`, `--faults`,
- * `--seed` of `sched sandbox`), given to one of its subcommands: commander parses it as the
- * group's, where the subcommand would silently ignore it. A usage error instead; an option
- * both have (`--api-key`) is the subcommand's (readInput reads it from the group).
- */
-function refuseGroupOptions(cmd: Command): void {
-  const group = cmd.parent;
-  if (!group || !definitionOf(group)?.load) return;
-  for (const [o, times] of givenCounts.get(group) ?? []) {
-    if (times === 0 || cmd.options.some((k) => k.long === o.long)) continue;
-    throw new UsageError(
-      `${o.long!} is an option of \`${commandPath(group)}\` (the server), not of \`${commandPath(cmd)}\``,
-      { hint: `\`${commandPath(cmd)} --help\` lists its options` },
-    );
-  }
-}
-
 /** A word that names none of a group's commands: what the group has, and the nearest. */
 function unknownCommand(group: Command, word: string): never {
   const names = visibleNames(group);
@@ -187,48 +174,45 @@ function unknownCommand(group: Command, word: string): never {
   );
 }
 
-/** A usage error ends with the help command of the command it is about, as typed. */
-function pointToHelp(c: Command): void {
-  c.showHelpAfterError(`(run \`${commandPath(c)} --help\` for usage)`);
-  c.commands.forEach(pointToHelp);
-}
-
-/** Raw values given on the command line, per command and option (see watchRepeats). */
-const givenValues = new WeakMap<Command, Map<Option, string[]>>();
-/** How many times each option was given, per command (for exclusive option groups). */
-const givenCounts = new WeakMap<Command, Map<Option, number>>();
-
-/** Records every value given to an option, so repeats can be told apart. */
-function watchRepeats(c: Command): void {
-  const seen = new Map<Option, string[]>();
-  const counts = new Map<Option, number>();
-  givenValues.set(c, seen);
-  givenCounts.set(c, counts);
-  for (const o of c.options) {
-    c.on(`option:${o.name()}`, (v: unknown) => {
-      counts.set(o, (counts.get(o) ?? 0) + 1);
-      if (!o.required && !o.optional) return; // a switch given twice means the same
-      seen.set(o, [...(seen.get(o) ?? []), String(v)]);
-    });
-  }
-  c.commands.forEach(watchRepeats);
-}
-
 /**
- * An option that takes one value, given twice with different values (`--url a --url b`), is
- * ambiguous: commander would silently keep the last. Repeatable options (collected into a
- * list, like --event and --sort) are not concerned.
+ * What commander's parse saw given to each command, checked before a command runs (a preAction
+ * hook of each command, for the commands on the path to the one that runs):
+ * - an option that takes one value, given twice with different values (`--url a --url b`), is
+ *   ambiguous where commander would silently keep the last (lists, like --event, collect);
+ * - an option of a group that runs on its own (the server's `--port`, `--state`, `--faults`,
+ *   `--seed` of `sched sandbox`), given to one of its subcommands, which would silently ignore
+ *   it; an option both have (`--api-key`) is the subcommand's (readInput reads it there);
+ * - for the command that runs: the output format it can print, and its exclusive groups.
  */
-function checkRepeats(cmd: Command): void {
-  for (let c: Command | null = cmd; c; c = c.parent) {
-    // watchRepeats covered the whole tree, and every option of ours has a long name.
-    for (const [o, values] of givenValues.get(c)!) {
-      if (new Set(values).size < 2 || Array.isArray(c.getOptionValue(o.attributeName()))) continue;
+function checkGiven(c: Command): void {
+  const given = new Map<Option, string[]>();
+  for (const o of c.options) {
+    c.on(`option:${o.name()}`, (v: unknown) => given.set(o, [...(given.get(o) ?? []), String(v)]));
+  }
+  const def = definitionOf(c);
+  c.hook('preAction', (_hooked, action) => {
+    for (const [o, values] of given) {
+      if (!o.required || new Set(values).size < 2) continue;
+      if (Array.isArray(c.getOptionValue(o.attributeName()))) continue;
       throw new UsageError(
         `${o.long!} was given ${values.length} times with different values; give it once`,
       );
     }
-  }
+    if (action !== c && def?.load) {
+      const o = [...given.keys()].find((k) => !action.options.some((a) => a.long === k.long));
+      if (o) {
+        throw new UsageError(
+          `${o.long!} is an option of \`${commandPath(c)}\` (the server), not of \`${commandPath(action)}\``,
+          { hint: `\`${commandPath(action)} --help\` lists its options` },
+        );
+      }
+    }
+    if (action === c && def) {
+      checkOutputFormat(def, commandPath(c), c.optsWithGlobals());
+      checkExclusive(c, def, (o) => given.get(o)?.length ?? 0);
+    }
+  });
+  c.commands.forEach(checkGiven);
 }
 
 /** The root options that take a value (`--profile x`, `-o json`), as commander spells them. */
@@ -239,24 +223,6 @@ const VALUE_FLAGS = new Set(
 );
 
 /**
- * The words of an argv that may name commands, in order, up to `--`: options are skipped, with
- * the word after them when `takesValue` says they take one. The one hand-made scan of argv
- * beside commander, for the two questions asked before it parses (groupAsked, commandReached).
- * Lazy: `takesValue` may depend on what the caller made of the words already given.
- */
-function* commandWords(
-  argv: readonly string[],
-  takesValue: (option: string) => boolean,
-): Generator<string> {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return;
-    if (!a.startsWith('-')) yield a;
-    else if (!a.includes('=') && takesValue(a)) i++;
-  }
-}
-
-/**
  * The one command group an invocation asks for (`types` in `sched --json types list`), or
  * undefined when it is not plain which (help, completion, a word that names no group, an
  * option we do not know): then the whole tree is built. Building only the group asked for
@@ -264,7 +230,12 @@ function* commandWords(
  * commander prints for that group is the same either way.
  */
 export function groupAsked(argv: readonly string[]): CommandDef | undefined {
-  for (const a of commandWords(argv, (o) => VALUE_FLAGS.has(o))) {
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('-')) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
     const def = COMMANDS.find((d) => d.name === a || d.aliases?.includes(a));
     // `completion` prints a script of the whole tree; `__complete` needs only itself.
     return def && def !== completion ? def : undefined;
@@ -295,10 +266,9 @@ export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Comma
   for (const o of GLOBAL_INPUT.options) program.addOption(commanderOption(o));
 
   for (const def of only ? [only] : COMMANDS) register(program, def, act);
-  polishGroups(program);
+  answerGroups(program);
   keepOwnOptions(program);
-  pointToHelp(program);
-  watchRepeats(program);
+  checkGiven(program);
 
   program
     .command('help')
@@ -379,6 +349,8 @@ export function reportError(io: IO, e: unknown, env: Env, name = 'sched'): numbe
   const said = (s: string) => asInvoked(s, name);
   if (isSchedError(e)) {
     if (e instanceof QuietExit) return e.exitCode;
+    // A reader that left a command that changed nothing (`| head -1`): the quiet Unix stop.
+    if (e instanceof OutputFailed && e.quiet) return ExitCode.ok;
     for (const line of errorLines(e, { error: red, hint: (s) => io.colorErr.dim(s) })) {
       io.err(said(line));
     }
@@ -396,91 +368,37 @@ export function reportError(io: IO, e: unknown, env: Env, name = 'sched'): numbe
 const KEY_FLAG = '--api-key';
 
 /**
- * The command an argv reaches (`sched webhooks add --url x` -> add): words that name a
- * subcommand are followed, options are skipped (with their value when they take one).
+ * An option commander did not know, on the command it reports (its unknown-option error, or a
+ * missing required option reported before it): commander leaves it in that command's `args`,
+ * after the operands, which are never options. `--api-key` is refused with where the key goes
+ * (only the sandbox's own key is an option, and then commander knows it): flags stay in shell
+ * history and show in `ps`. An option that is plainly meant is suggested: `-count` for
+ * `--count`, a prefix of exactly one (`--sig` for `--signature`), or a near spelling; anything
+ * else is said as commander says it.
  */
-function commandReached(program: Command, argv: readonly string[]): Command {
-  let cmd = program;
-  const takesValue = (a: string) => {
-    const o = [...cmd.options, ...program.options].find((k) => k.long === a || k.short === a);
-    return Boolean(o && (o.required || o.optional)) || a === KEY_FLAG;
-  };
-  for (const a of commandWords(argv, takesValue)) {
-    const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
-    if (!next) break;
-    cmd = next;
+function unknownOption(c: Command, e: CommanderError): string[] {
+  const known = ['commander.unknownOption', 'commander.missingMandatoryOptionValue'];
+  const given = known.includes(e.code) ? c.args.find((a) => /^-[^\d]/.test(a)) : undefined;
+  const flag = given?.split('=')[0];
+  if (flag === KEY_FLAG) {
+    throw new UsageError(
+      `${KEY_FLAG} is not an option: the API key is never given on the command line (shell history and \`ps\` would keep it)`,
+      { hint: 'set SCHED_API_KEY, or run `sched auth login` to store it in a profile' },
+    );
   }
-  return cmd;
-}
-
-/**
- * `--api-key` on a command that has no such option (only the sandbox's own key is one): the
- * key is never a flag, since flags stay in shell history and show in `ps`. Said before
- * commander's bare "unknown option", with where the key goes instead.
- */
-function refuseKeyFlag(program: Command, argv: readonly string[]): void {
-  const end = argv.indexOf('--');
-  const given = (end === -1 ? argv : argv.slice(0, end)).some(
-    (a) => a === KEY_FLAG || a.startsWith(`${KEY_FLAG}=`),
-  );
-  if (!given) return;
-  const cmd = commandReached(program, argv);
-  if (cmd.options.some((o) => o.long === KEY_FLAG)) return;
-  throw new UsageError(
-    `${KEY_FLAG} is not an option: the API key is never given on the command line (shell history and \`ps\` would keep it)`,
-    { hint: 'set SCHED_API_KEY, or run `sched auth login` to store it in a profile' },
-  );
-}
-
-/**
- * A mistyped command word, said with what the group has. An option the command reached does
- * not have, said before commander parses (which would
- * first report a missing required option: `sig verify --sig X` is not "--signature missing"),
- * when one of its options is plainly meant: `-count` for `--count`, a prefix of exactly one
- * (`--sig` for `--signature`), or a near spelling. Anything else is left to commander.
- */
-function catchMistypes(program: Command, argv: readonly string[]): void {
-  let cmd = program;
-  const chain = () => {
-    const opts: Option[] = [];
-    for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) opts.push(o);
-    return opts;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return;
-    if (!a.startsWith('-') || a === '-') {
-      const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
-      // A group that does not run on its own takes only its commands (commander's own
-      // "unknown command" would not say what the group has).
-      if (!next && cmd.commands.length > 0 && !definitionOf(cmd)?.load && a !== 'help') {
-        unknownCommand(cmd, a);
-      }
-      cmd = next ?? cmd;
-      continue;
-    }
-    const flag = a.split('=')[0]!;
-    const opts = chain();
-    const known = opts.find((o) => o.long === flag || o.short === flag);
-    if (known) {
-      if ((known.required || known.optional) && !a.includes('=')) i++;
-      continue;
-    }
-    if (['-h', '--help', '-V', '--version', KEY_FLAG].includes(flag)) continue;
-    const longs = opts.flatMap((o) => (o.long && !o.hidden ? [o.long] : []));
-    let meant: string | undefined;
-    if (/^-[a-z][a-z0-9-]+$/i.test(flag) && longs.includes(`-${flag}`)) meant = `-${flag}`;
-    else if (flag.startsWith('--')) {
-      const prefixed = longs.filter((l) => l.startsWith(flag));
-      meant = prefixed.length === 1 ? prefixed[0] : nearest(flag, longs);
-    }
-    if (meant) {
-      cmd.error(`error: unknown option '${flag}'\n(Did you mean ${meant}?)`, {
-        code: 'commander.unknownOption',
-        exitCode: ExitCode.usage,
-      });
-    }
+  const longs: string[] = [];
+  for (let k: Command | null = c; k; k = k.parent) {
+    for (const o of k.options) if (o.long && !o.hidden) longs.push(o.long);
   }
+  let meant: string | undefined;
+  if (flag && longs.includes(`-${flag}`)) meant = `-${flag}`;
+  else if (flag?.startsWith('--')) {
+    const prefixed = longs.filter((l) => l.startsWith(flag));
+    meant = prefixed.length === 1 ? prefixed[0] : nearest(flag, longs);
+  }
+  return meant
+    ? [`error: unknown option '${flag!}'`, `(Did you mean ${meant}?)`]
+    : e.message.split('\n');
 }
 
 /** Runs one invocation and returns the exit code. Never calls process.exit. */
@@ -498,9 +416,6 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       const globals = resolveGlobals(raw, deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
       if (globals.output === 'csv' && globals.csvBom) io = withCsvBom(io);
-      checkRepeats(cmd);
-      refuseGroupOptions(cmd);
-      checkOutputFormat(def, commandPath(cmd), raw);
       const ctx = createContext({
         io,
         globals,
@@ -510,7 +425,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         prompter: deps.prompter,
       });
       try {
-        const opts = readInput(cmd, def, givenCounts.get(cmd)!);
+        const opts = readInput(cmd, def);
         const mod = await def.load!();
         if (signal.aborted)
           throw new Interrupted('interrupted', { signal: signal.reason as never });
@@ -521,15 +436,10 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
     };
 
   const program = buildProgram(act, groupAsked(argv), deps.name);
-  // Commander writes help to stdout and its errors to stderr through our io.
-  const early = () => io ?? resolveIO(deps, { color: !argv.includes('--no-color'), noInput: true });
+  // Commander writes help to stdout through our io; its errors are said below.
+  const early = () =>
+    io ?? resolveIO(deps, { color: program.getOptionValue('color') !== false, noInput: true });
   const configureAll = (c: Command) => {
-    c.exitOverride();
-    // Help shown for a missing subcommand (`sched`, `sched webhooks`) is the answer to what
-    // was typed, as with gh, docker and kubectl: stdout and exit 0. Commander's help({error:
-    // true}), used only for that, would write it to stderr.
-    const help = c.help.bind(c);
-    c.help = (() => help()) as Command['help'];
     // Through the gate like every other write: commander's messages quote what was typed
     // (`sched $'--x\e]0;…'`), which may come from a server through a pipeline (xargs).
     c.configureOutput({
@@ -539,33 +449,30 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
           .catch(() => {}),
       writeErr: (s) =>
         s
-          .replace(/\n$/, '')
+          .trimEnd()
           .split('\n')
           .forEach((line) => early().err(line)),
-      outputError: (s, write) => write(s.replace(/^error:/, early().colorErr.red('error:'))),
+      outputError: () => {},
+    });
+    // A usage error ends with the help command of the command it is about, as typed.
+    c.exitOverride((e) => {
+      if (e.exitCode === 0) throw e;
+      const lines = [...unknownOption(c, e), `(run \`${commandPath(c)} --help\` for usage)`];
+      lines[0] = lines[0]!.replace(/^error:/, early().colorErr.red('error:'));
+      lines.forEach((line) => early().err(line));
+      throw e;
     });
     c.commands.forEach(configureAll);
   };
   configureAll(program);
 
   try {
-    refuseKeyFlag(program, argv);
-    catchMistypes(program, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (
-        e.code === 'commander.helpDisplayed' ||
-        e.code === 'commander.version' ||
-        e.code === 'commander.help'
-      ) {
-        exitCode = ExitCode.ok;
-      } else {
-        // Our own two lines (the error, then the suggestion); err() writes one line each.
-        if (e.code === 'sched.unknownHelpTopic')
-          e.message.split('\n').forEach((l) => early().err(l));
-        exitCode = ExitCode.usage;
-      }
+      // Our own two lines (the error, then the suggestion); err() writes one line each.
+      if (e.code === 'sched.unknownHelpTopic') e.message.split('\n').forEach((l) => early().err(l));
+      exitCode = e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     } else {
       exitCode = reportError(early(), e, deps.env, deps.name);
     }

@@ -9,6 +9,8 @@ import { quote, quoteUrl } from './text/quote.js';
 import { proxyCredentials } from './mask.js';
 import {
   checkProfileKnown,
+  chooseKey,
+  type KeySource,
   overrideNotes,
   rejectedKeyHint,
   type BaseUrlSource,
@@ -45,11 +47,14 @@ export interface Credentials {
   profileSource?: ProfileSource;
   baseUrl: string;
   baseUrlSource: BaseUrlSource;
+  /** Undefined when there is none, or when the key command was not run (runKeyCommand: false). */
   apiKey: string | undefined;
-  keySource: 'env' | 'profile' | undefined;
+  keySource: KeySource | undefined;
+  /** The profile's key command, when it stores one (run only when keySource is 'command'). */
+  keyCommand: string | undefined;
   /** The base URL the profile stores (normalised), when it stores one. */
   storedBaseUrl: string | undefined;
-  /** True when SCHED_API_KEY is set and the profile also stores a (different) key. */
+  /** True when SCHED_API_KEY is set and the profile also stores a (different) key or a key command. */
   envOverridesProfileKey: boolean;
 }
 
@@ -59,6 +64,11 @@ export interface CredentialsOptions {
    * stored is a usage error, except "default", which works from the environment alone.
    */
   mayCreate?: boolean;
+  /**
+   * false: a profile's key command is not run (apiKey stays undefined): TAB completion, and
+   * `auth login`, which replaces it. Otherwise it runs at most once per context (per process).
+   */
+  runKeyCommand?: boolean;
 }
 
 export interface Context {
@@ -132,6 +142,7 @@ export function createContext(deps: ContextDeps): Context {
   const { io, globals, env } = deps;
   let configP: Promise<ConfigStore> | undefined;
   let credsP: Promise<{ creds: Credentials; names: string[] }> | undefined;
+  let commandKeyP: Promise<string> | undefined;
   let apiP: Promise<ApiClient> | undefined;
   let prompterP: Promise<Prompter> | undefined;
   const deferred: Array<() => Promise<void> | void> = [];
@@ -243,25 +254,33 @@ export function createContext(deps: ContextDeps): Context {
         } catch {
           storedBaseUrl = storedRaw?.trim();
         }
-        const envKey = env.SCHED_API_KEY ? env.SCHED_API_KEY : undefined;
-        const apiKey = envKey ?? profile?.apiKey;
+        const key = chooseKey(env.SCHED_API_KEY || undefined, profile);
         // From here on the gate masks the key in all output (auth status shows its last 4).
-        useKey(apiKey);
+        useKey(key.apiKey);
         const creds: Credentials = {
           profile: globals.profile,
           profileSource: globals.profileSource,
           baseUrl,
           baseUrlSource,
-          apiKey,
-          keySource: envKey ? 'env' : profile?.apiKey ? 'profile' : undefined,
+          ...key,
           storedBaseUrl,
-          envOverridesProfileKey: Boolean(envKey && profile?.apiKey && profile.apiKey !== envKey),
         };
         return { creds, names: Object.keys(stored) };
       })();
-      return credsP.then(({ creds, names }) => {
+      return credsP.then(async ({ creds, names }) => {
         if (!opts.mayCreate) checkProfileKnown(creds.profile, creds.profileSource, names);
-        return creds;
+        if (creds.keySource !== 'command' || opts.runKeyCommand === false) return creds;
+        // Once per process, whoever asks: a failure is not retried either.
+        commandKeyP ??= import('./config/key-command.js').then(async (m) => {
+          const apiKey = await m.runKeyCommand(creds.keyCommand!, {
+            env,
+            profile: creds.profile,
+            signal: deps.signal,
+          });
+          useKey(apiKey);
+          return apiKey;
+        });
+        return { ...creds, apiKey: await commandKeyP };
       });
     },
     api() {

@@ -23,6 +23,7 @@ export const ExitCode = {
  * - network: refused, reset, DNS, TLS, proxy, cut off; timeout: no answer within --timeout
  * - interrupted: Ctrl-C or SIGTERM; failure: anything else worth exit 1; quiet: output cut short
  * - config_untrusted: the config directory belongs to another user (not read; exit 1)
+ * - output_failed: the command's data could not be written (stdout, or a file the user named)
  */
 export type ErrorCode =
   | 'usage'
@@ -39,6 +40,7 @@ export type ErrorCode =
   | 'interrupted'
   | 'failure'
   | 'config_untrusted'
+  | 'output_failed'
   | 'quiet';
 
 /** The request an error is about (the URL without credentials; the key is never in it). */
@@ -168,6 +170,76 @@ export class Interrupted extends SchedError {
 export class QuietExit extends SchedError {
   constructor(exitCode: number = ExitCode.ok) {
     super('', exitCode, { code: 'quiet' });
+  }
+}
+
+/** Where the command's data goes: stdout, or a file the user named (`--record`, `--secret-out`). */
+export type OutputTarget = { kind: 'stdout' } | { kind: 'file'; flag: string; path: string };
+
+/** The words of a write error's code: what the person at the terminal can act on. */
+const WRITE_PROBLEMS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EIO: 'an input/output error',
+  EPIPE: 'the reader closed it',
+  ERR_STREAM_DESTROYED: 'the reader closed it',
+  EFBIG: 'the file is too large',
+  EBADF: 'it is not open for writing',
+};
+
+/**
+ * A write of the command's data failed: stdout (ENOSPC on a full disk, EIO, EPIPE when the reader
+ * left) or a file the user named. One line, exit 1 — except a reader that left (`| head -1`)
+ * before a read-only command finished, which src/cli.ts ends quietly with 0, the Unix convention.
+ * A command that changed the account says what it had done: `afterChange`.
+ */
+export class OutputFailed extends SchedError {
+  readonly target: OutputTarget;
+  /** The system's code (ENOSPC, EIO, EPIPE, ...), when there was one. */
+  readonly errno: string | undefined;
+  /** The reader went away (EPIPE, a closed stream): the quiet stop of read-only commands. */
+  readonly readerLeft: boolean;
+  /** What the command had already changed (set by afterChange): never a quiet stop. */
+  readonly changed: boolean;
+
+  constructor(
+    target: OutputTarget,
+    cause: unknown,
+    opts: { changed?: string; details?: string[]; hint?: string } = {},
+  ) {
+    const errno = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const readerLeft = errno === 'EPIPE' || errno === 'ERR_STREAM_DESTROYED';
+    const where =
+      target.kind === 'stdout' ? 'stdout' : `${target.flag} ${JSON.stringify(target.path)}`;
+    const why =
+      (errno && WRITE_PROBLEMS[errno]) ??
+      (cause instanceof Error ? cause.message : String(cause ?? 'it was closed'));
+    const said = errno && !why.includes(errno) ? `${why}, ${errno}` : why;
+    const message = `could not write to ${where} (${said})`;
+    super(opts.changed ? `${message}: ${opts.changed}` : message, ExitCode.failure, {
+      code: 'output_failed',
+      details: opts.details,
+      hint: opts.hint,
+    });
+    this.target = target;
+    this.errno = errno;
+    this.readerLeft = readerLeft;
+    this.changed = opts.changed !== undefined;
+    this.cause = cause;
+  }
+
+  /**
+   * The same failure, said after work that changed the account: what was done (`changed`,
+   * e.g. "8 links were minted; 1 was written to stdout"), lines under it (`details`: the links
+   * not written), exit 1 even when the reader only left.
+   */
+  afterChange(changed: string, details: string[] = [], hint?: string): OutputFailed {
+    return new OutputFailed(this.target, this.cause, { changed, details, hint });
+  }
+
+  /** Ends quietly (exit 0, nothing said): the reader left a command that changed nothing. */
+  get quiet(): boolean {
+    return this.readerLeft && !this.changed;
   }
 }
 

@@ -9,7 +9,7 @@
 import type { Chalk as ChalkClass, ChalkInstance } from 'chalk';
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
-import { QuietExit } from './errors.js';
+import { OutputFailed } from './errors.js';
 import { masker, type Mask } from './mask.js';
 import { sanitizeTerminal } from './text/sanitize.js';
 
@@ -29,7 +29,8 @@ export interface IO {
   /** True when a prompt may be shown: a terminal on stdin and stdout, and no --no-input. */
   canPrompt(): boolean;
   /**
-   * Writes to stdout, waiting when the pipe is full. Throws QuietExit when stdout was closed.
+   * Writes to stdout, waiting until the write is done. Throws OutputFailed when stdout failed
+   * (ENOSPC, EIO) or was closed by its reader (EPIPE: `readerLeft`), on this write or an earlier one.
    * Passes the gate: no escape sequence but our colours, no control character but tab and
    * line ends; JSON text keeps its data exactly.
    */
@@ -46,6 +47,11 @@ export interface IO {
   addSecrets(secrets: readonly (string | undefined)[]): void;
   /** `text` with the secrets known so far masked: the renderer masks values with it. */
   mask(text: string): string;
+}
+
+/** A stdout closed before our write was done: as a reader that left. */
+function closedEarly(): NodeJS.ErrnoException {
+  return Object.assign(new Error('stdout was closed'), { code: 'EPIPE' });
 }
 
 export interface ColorSettings {
@@ -125,12 +131,14 @@ function styles(Chalk: typeof ChalkClass | undefined, level: 0 | 1 | 2 | 3): Cha
 }
 
 export function createStreamIO(o: StreamIOOptions): IO {
-  let stdoutClosed = false;
-  o.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    // A reader that went away (`| head -1`) is not an error for us: stop writing, exit quietly.
-    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') stdoutClosed = true;
-    else throw e;
-  });
+  // The first failure of stdout: every later write throws it (see `out`).
+  let stdoutFailed: OutputFailed | undefined;
+  const failStdout = (cause: unknown) => {
+    stdoutFailed ??= new OutputFailed({ kind: 'stdout' }, cause);
+  };
+  // Never rethrown: a full disk or a reader that left is said once, by the command's error.
+  o.stdout.on('error', failStdout);
+  // A note that cannot be written is dropped: stderr alone never turns success into failure.
   o.stderr.on('error', () => {});
   const color = styles(o.Chalk, colorLevel(o.stdoutColorTTY ?? o.stdoutIsTTY, o.color));
   const colorErr = styles(o.Chalk, colorLevel(o.stderrIsTTY, o.color));
@@ -158,24 +166,27 @@ export function createStreamIO(o: StreamIOOptions): IO {
     columns: terminalColumns(o.color.env, o.columns),
     canPrompt: () => !o.noInput && o.stdinIsTTY && o.stdoutIsTTY,
     async out(raw: string) {
-      if (stdoutClosed) throw new QuietExit();
+      if (stdoutFailed) throw stdoutFailed;
       if (raw.length === 0) return;
       const text = sanitizeTerminal(mask(raw), outPolicy);
-      const ok = o.stdout.write(text);
-      if (!ok) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            o.stdout.off('drain', done);
-            o.stdout.off('error', done);
-            o.stdout.off('close', done);
-            resolve();
-          };
-          o.stdout.once('drain', done);
-          o.stdout.once('error', done);
-          o.stdout.once('close', done);
-        });
-      }
-      if (stdoutClosed) throw new QuietExit();
+      // Waits for this write to be done (taken by the pipe, the file or the terminal), not only
+      // for a full pipe to drain: a failed write is known before the command does anything more,
+      // and a slow reader holds the work back instead of filling memory.
+      await new Promise<void>((resolve) => {
+        const done = (e?: Error | null) => {
+          o.stdout.off('close', closed);
+          if (e) failStdout(e);
+          resolve();
+        };
+        const closed = () => done(o.stdout.writableFinished ? null : closedEarly());
+        o.stdout.once('close', closed);
+        try {
+          o.stdout.write(text, done);
+        } catch (e) {
+          done(e as Error);
+        }
+      });
+      if (stdoutFailed) throw stdoutFailed;
     },
     err(line: string) {
       o.stderr.write(sanitizeTerminal(mask(line), errLinePolicy) + '\n');

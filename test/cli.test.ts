@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram, groupAsked, reportError, VERSION } from '../src/cli.js';
+import { definitionOf } from '../src/commands/define.js';
 import { QuietExit, UsageError } from '../src/errors.js';
 import { createBufferIO } from './helpers/buffer-io.js';
 import { runSched } from './helpers/run.js';
 
 /** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
 function runnableCommands(c: Command, path: string[] = []): string[][] {
-  const hasAction = Boolean((c as unknown as { _actionHandler?: unknown })._actionHandler);
-  const own = path.length > 0 && hasAction && c.name() !== 'help' ? [path] : [];
+  const own = definitionOf(c)?.load ? [path] : [];
   return [...own, ...c.commands.flatMap((k) => runnableCommands(k, [...path, k.name()]))];
 }
 

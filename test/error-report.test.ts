@@ -10,6 +10,7 @@ import {
   Interrupted,
   NetworkError,
   NotFoundError,
+  OutputFailed,
   QuietExit,
   SchedError,
   UsageError,
@@ -97,6 +98,41 @@ describe('each kind of error, as reported', () => {
     expect(report(new QuietExit())).toEqual({ exit: 0, stderr: '', stdout: '' });
     expect(report(new QuietExit(1))).toEqual({ exit: 1, stderr: '', stdout: '' });
     expect(new QuietExit().code).toBe('quiet');
+  });
+
+  it('stdout that failed: one line, exit 1; a reader that left a read-only command: quiet, 0', () => {
+    const errno = (code: string) => Object.assign(new Error(code), { code });
+    const stdout = { kind: 'stdout' } as const;
+    expect(report(new OutputFailed(stdout, errno('ENOSPC')))).toEqual({
+      exit: 1,
+      stderr: 'error: could not write to stdout (no space left on the device, ENOSPC)\n',
+      stdout: '',
+    });
+    expect(new OutputFailed(stdout, errno('EIO')).code).toBe('output_failed');
+    expect(report(new OutputFailed(stdout, errno('EPIPE')))).toEqual({
+      exit: 0,
+      stderr: '',
+      stdout: '',
+    });
+    const file = { kind: 'file', flag: '--record', path: '/tmp/x.ndjson' } as const;
+    expect(report(new OutputFailed(file, errno('EIO'))).stderr).toBe(
+      'error: could not write to --record "/tmp/x.ndjson" (an input/output error, EIO)\n',
+    );
+  });
+
+  it('a reader that left after the account changed: never quiet, what was done said, exit 1', () => {
+    const left = new OutputFailed(
+      { kind: 'stdout' },
+      Object.assign(new Error('x'), { code: 'EPIPE' }),
+    );
+    const e = left.afterChange('webhook w1 was deleted', ['a detail']);
+    expect(e).toMatchObject({ readerLeft: true, changed: true, quiet: false, errno: 'EPIPE' });
+    expect(report(e)).toEqual({
+      exit: 1,
+      stderr:
+        'error: could not write to stdout (the reader closed it, EPIPE): webhook w1 was deleted\n  a detail\n',
+      stdout: '',
+    });
   });
 
   it('anything else thrown (a bug): exit 1, its message, and how to get details', () => {

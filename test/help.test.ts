@@ -1,6 +1,7 @@
 // Help pages and usage errors: what a user sees when they ask for help or get a command wrong.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
+import { definitionOf } from '../src/commands/define.js';
 import { buildProgram } from '../src/cli.js';
 import { didYouMean } from '../src/text/suggest.js';
 import { runSched } from './helpers/run.js';
@@ -66,8 +67,7 @@ describe('help pages', () => {
       ]) {
         expect(inherited, `${where}: ${flag}`).toContain(flag);
       }
-      const runs = (cmd as unknown as { _actionHandler: unknown })._actionHandler !== null;
-      if (runs) {
+      if (definitionOf(cmd)?.load) {
         expect(r.stdout, where).toMatch(
           /^Output formats: [a-z, ]+ \(-o <format>; --json is -o json\)$/m,
         );

@@ -1,13 +1,13 @@
 // The resources of the service API, as the service documents them. Servers may add fields:
 // every type keeps an index signature so unknown fields survive a round trip to `--json`.
 
-export type EventName = 'meetingScheduled' | 'meetingCancelled' | 'meetingRescheduled';
+/**
+ * The service's webhook events, in the API's order: the one list of their names (what each
+ * one is, its sample and how the sandbox makes it happen: src/domain/webhooks/events.ts).
+ */
+export const EVENT_NAMES = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'] as const;
 
-export const EVENT_NAMES: readonly EventName[] = [
-  'meetingScheduled',
-  'meetingCancelled',
-  'meetingRescheduled',
-];
+export type EventName = (typeof EVENT_NAMES)[number];
 
 /** Exactly one of the service's event names, as the API spells it (deliveries, API answers). */
 export function isEventName(value: string): value is EventName {

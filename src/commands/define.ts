@@ -318,28 +318,24 @@ export function register(parent: Command, def: CommandDef, act: Act): Command {
 }
 
 /**
- * The typed input of an invocation: each argument under its camel-cased name (through its
- * parser), each option as commander parsed it (defaults applied there, from the definition).
  * Options of one `exclusive` group given together are a usage error: a value option counts
- * every time it is given (commander would keep the last), a switch once; with the group's
- * declaration (`groups`), the arguments count as one choice and one choice may be required.
+ * every time it is given (`times`; commander would keep the last), a switch once; with the
+ * group's declaration (`groups`), the arguments count as one choice and one may be required.
  */
-export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option, number>): object {
-  const inputDef = def.input ?? { args: [], options: [] };
+export function checkExclusive(cmd: Command, def: CommandDef, times: (o: Option) => number): void {
+  const inputDef = def.input ?? { args: [], options: [], groups: [] };
   const groups = new Map<string, { flags: string[]; given: number }>();
   for (const o of inputDef.options) {
     if (!o.exclusive) continue;
     const g = groups.get(o.exclusive) ?? { flags: [], given: 0 };
-    const opt = cmd.options.find((k) => k.flags === o.flags);
-    const times = opt ? (occurrences.get(opt) ?? 0) : 0;
-    g.flags.push(opt?.long ?? o.flags);
-    g.given += opt?.required ? times : Math.min(times, 1);
+    const opt = cmd.options.find((k) => k.flags === o.flags)!;
+    g.flags.push(opt.long!);
+    g.given += opt.required ? times(opt) : Math.min(times(opt), 1);
     groups.set(o.exclusive, g);
   }
-  const argsGiven = cmd.args.length > 0;
   for (const [name, { flags, given }] of groups) {
     const declared = inputDef.groups?.find((d) => d.name === name);
-    const choices = given + (declared?.args && argsGiven ? 1 : 0);
+    const choices = given + (declared?.args && cmd.args.length > 0 ? 1 : 0);
     if (choices > 1) {
       const names = `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1]}`;
       throw new UsageError(declared?.tooMany ?? `give only one of ${names}`, {
@@ -352,6 +348,14 @@ export function readInput(cmd: Command, def: CommandDef, occurrences: Map<Option
       });
     }
   }
+}
+
+/**
+ * The typed input of an invocation: each argument under its camel-cased name (through its
+ * parser), each option as commander parsed it (defaults applied there, from the definition).
+ */
+export function readInput(cmd: Command, def: CommandDef): object {
+  const inputDef = def.input ?? { args: [], options: [] };
   const out: Record<string, unknown> = { ...cmd.opts() };
   // An option a subcommand shares with its group (`sandbox --api-key`, `sandbox book
   // --api-key`) is parsed by the group, wherever it is on the line: read it from there.

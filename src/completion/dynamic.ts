@@ -51,14 +51,17 @@ async function completionClient(ctx: Context, creds: Credentials): Promise<ApiCl
 
 /**
  * Candidates read from the server, or from the completion cache (./cache.ts) while a list of
- * the same profile, base URL and kind is fresh. No key means nothing to offer (never an error).
+ * the same profile, base URL and kind is fresh. No key (or only a key command) means nothing to
+ * offer (never an error).
  */
 async function fromServer(
   ctx: Context,
   kind: DynamicKind,
   read: (client: ApiClient, endpoints: typeof Endpoints) => Promise<Candidate[]>,
 ): Promise<Candidate[]> {
-  const creds = await ctx.credentials();
+  // A profile's key command is never run under TAB (it may ask for a password or take
+  // seconds): such a profile has no key here, so nothing from the server is offered.
+  const creds = await ctx.credentials({ runKeyCommand: false });
   if (!creds.apiKey) return [];
   const cache = completionCache(ctx.env);
   const key = { profile: creds.profile, baseUrl: creds.baseUrl, kind, apiKey: creds.apiKey };

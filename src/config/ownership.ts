@@ -15,13 +15,23 @@ export function currentUid(): number | undefined {
 /** Modes mean nothing on Windows: nothing to check or tighten there. */
 export const POSIX = process.platform !== 'win32';
 
+/** Who besides the user a mode lets in: every user, or a group that is not the user's private one. */
+export interface OpenTo {
+  by: 'others' | 'group';
+  gid?: number;
+}
+
 /**
  * Why a path is not to be trusted: another owner, or writable by others — every user
  * (`by: 'others'`), or a group that is not the user's own private group (`by: 'group'`).
  */
-export type Distrust =
-  | { why: 'owner'; uid: number }
-  | { why: 'writable'; mode: number; by: 'others' | 'group'; gid?: number };
+export type Distrust = { why: 'owner'; uid: number } | ({ why: 'writable'; mode: number } & OpenTo);
+
+/**
+ * Why a file we write secrets into (a `listen --record` recording) is not private: another
+ * owner, or readable by others or by a group that is not the user's own private group.
+ */
+export type Exposure = { why: 'owner'; uid: number } | ({ why: 'readable'; mode: number } & OpenTo);
 
 /** The entries of a colon-separated database (/etc/group, /etc/passwd); none when unreadable. */
 function entries(file: string): string[][] {
@@ -78,22 +88,57 @@ export function distrust(p: string): Distrust | undefined {
   return distrustStat(st);
 }
 
-/** The trust rule applied to what fstat said of an open descriptor (the file actually read). */
-export function distrustStat(st: fs.Stats): Distrust | undefined {
-  if (!POSIX) return undefined;
+/** Another user's file (as root, every file of another user): `{why:'owner'}`. */
+function foreignOwner(st: fs.Stats): { why: 'owner'; uid: number } | undefined {
   const uid = currentUid();
-  if (uid !== undefined && st.uid !== uid) return { why: 'owner', uid: st.uid };
-  const sticky = st.isDirectory() && st.mode & 0o1000;
-  if (st.mode & 0o002 && !sticky) return { why: 'writable', mode: st.mode, by: 'others' };
-  if (st.mode & 0o020 && !sticky && !isPrivateGroup(st.gid)) {
-    return { why: 'writable', mode: st.mode, by: 'group', gid: st.gid };
-  }
+  return uid !== undefined && st.uid !== uid ? { why: 'owner', uid: st.uid } : undefined;
+}
+
+/**
+ * The one group rule: the `others` bit lets every user in; the `group` bit lets its group in,
+ * unless that group is the user's own private group (isPrivateGroup).
+ */
+function openTo(st: fs.Stats, others: number, group: number): OpenTo | undefined {
+  if (st.mode & others) return { by: 'others' };
+  if (st.mode & group && !isPrivateGroup(st.gid)) return { by: 'group', gid: st.gid };
   return undefined;
 }
 
+/** The trust rule applied to what fstat said of an open descriptor (the file actually read). */
+export function distrustStat(st: fs.Stats): Distrust | undefined {
+  if (!POSIX) return undefined;
+  const owner = foreignOwner(st);
+  if (owner) return owner;
+  const sticky = st.isDirectory() && st.mode & 0o1000;
+  const open = sticky ? undefined : openTo(st, 0o002, 0o020);
+  return open && { why: 'writable', mode: st.mode, ...open };
+}
+
+/**
+ * The privacy rule of a file we append secrets to, from fstat of its open descriptor: owned by
+ * the user, readable by no one else (the user's private group excepted, as for the config).
+ * Making such a file 0600 afterwards would not stop a reader that opened it before.
+ */
+export function exposureStat(st: fs.Stats): Exposure | undefined {
+  if (!POSIX) return undefined;
+  const owner = foreignOwner(st);
+  if (owner) return owner;
+  const open = openTo(st, 0o004, 0o040);
+  return open && { why: 'readable', mode: st.mode, ...open };
+}
+
 /** "writable by others" / "writable by its group (gid 4), not your own private group". */
-export function writableBy(d: { by: 'others' | 'group'; gid?: number }): string {
+export function writableBy(d: OpenTo): string {
+  return openedBy('writable', d);
+}
+
+/** "readable by others" / "readable by its group (gid 4), which is not your own private group". */
+export function readableBy(d: OpenTo): string {
+  return openedBy('readable', d);
+}
+
+function openedBy(how: 'writable' | 'readable', d: OpenTo): string {
   return d.by === 'others'
-    ? 'writable by others'
-    : `writable by its group (gid ${d.gid}), which is not your own private group`;
+    ? `${how} by others`
+    : `${how} by its group (gid ${d.gid}), which is not your own private group`;
 }

@@ -15,14 +15,23 @@ export function shapeProblem(store: unknown): string | undefined {
   if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles))
     return '"profiles" is not an object';
   for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
-    if (!p || typeof p !== 'object' || Array.isArray(p))
-      return `profile ${quote(name)} is not an object`;
-    for (const k of ['baseUrl', 'apiKey']) {
-      const v = (p as Record<string, unknown>)[k];
-      if (v !== undefined && typeof v !== 'string')
-        return `"${k}" of profile ${quote(name)} is not a string`;
-    }
+    const problem = profileProblem(name, p);
+    if (problem) return problem;
   }
+  return undefined;
+}
+
+function profileProblem(name: string, p: unknown): string | undefined {
+  if (!p || typeof p !== 'object' || Array.isArray(p))
+    return `profile ${quote(name)} is not an object`;
+  for (const k of ['baseUrl', 'apiKey', 'keyCommand']) {
+    const v = (p as Record<string, unknown>)[k];
+    if (v !== undefined && typeof v !== 'string')
+      return `"${k}" of profile ${quote(name)} is not a string`;
+  }
+  // Which one would be used is not for us to guess: `auth login` stores one or the other.
+  const { apiKey, keyCommand } = p as Record<string, unknown>;
+  if (apiKey && keyCommand) return `profile ${quote(name)} has both "apiKey" and "keyCommand"`;
   return undefined;
 }
 

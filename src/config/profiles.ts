@@ -1,5 +1,5 @@
 // The config store: one JSON file managed with conf, `{ "profiles": { "<name>": { "baseUrl",
-// "apiKey" } } }`, in SCHED_CONFIG_DIR or the platform config directory for "sched".
+// "apiKey" or "keyCommand" } } }`, in SCHED_CONFIG_DIR or the platform config directory for "sched".
 //
 // What conf does not do for us, done here:
 // - modes: conf writes files 0666 (minus umask) and creates the directory with default modes;
@@ -22,12 +22,19 @@ import { schedDir } from '../platform-dirs.js';
 import { quote, shellCommand } from '../text/quote.js';
 import { DEFAULT_SANDBOX_BASE_URL } from '../defaults.js';
 import { describeFsError, POSIX, tighten, withLock } from './files.js';
-import { checkConfigTrust, checkConfigWritable, readTrustedConfig } from './trust.js';
+import {
+  checkConfigRegular,
+  checkConfigTrust,
+  checkConfigWritable,
+  readTrustedConfig,
+} from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';
 
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
+  /** A command that prints the key (src/config/key-command.ts), stored instead of the key. */
+  keyCommand?: string;
 }
 
 export interface ConfigStore {
@@ -36,7 +43,7 @@ export interface ConfigStore {
   getProfile(name: string): Profile | undefined;
   /** Stores the profile (replacing the stored one of that name). */
   setProfile(name: string, profile: Profile): Promise<void>;
-  /** Removes the stored key of a profile; resolves to false when there was none. */
+  /** Removes the stored key (or key command) of a profile; resolves to false when there was none. */
   deleteKey(name: string): Promise<boolean>;
   listProfiles(): Record<string, Profile>;
 }
@@ -93,6 +100,7 @@ function cleanProfile(p: Profile): Profile {
   const out: Profile = {};
   if (p.baseUrl) out.baseUrl = p.baseUrl;
   if (p.apiKey) out.apiKey = p.apiKey;
+  if (p.keyCommand) out.keyCommand = p.keyCommand;
   return out;
 }
 
@@ -116,6 +124,12 @@ export async function openConfig(
   }
   // Trust before use: a directory or file someone else can write is refused (src/config/trust.ts).
   checkConfigTrust(dir, file);
+  // Nothing is changed before a config.json that is no regular file is refused.
+  try {
+    checkConfigRegular(file);
+  } catch (e) {
+    throw unreadable(file, e, fixHint);
+  }
   if (dirReady && POSIX) tighten(dir, 0o700, 'config directory', warn);
   // A symbolic link is not chmod-ed (that would change the file it points to).
   if (POSIX && fs.existsSync(file) && !fs.lstatSync(file).isSymbolicLink()) {
@@ -209,8 +223,9 @@ export async function openConfig(
     deleteKey(name) {
       return update((profiles) => {
         const p = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
-        if (!p?.apiKey) return false;
+        if (!p?.apiKey && !p?.keyCommand) return false;
         delete p.apiKey;
+        delete p.keyCommand;
         return true;
       });
     },

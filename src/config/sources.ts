@@ -1,7 +1,8 @@
 // Where the profile, base URL and key of a command come from, said to the user: the note when
 // the environment overrides what a profile stores (requests never go somewhere unexpected), the
 // hint when a key is rejected (naming the key's actual source), and the error for a profile
-// that does not exist. Pure wording, no I/O: the context decides when to say it.
+// that does not exist; and the key's precedence (chooseKey). Pure, no I/O: the context decides
+// when to say it, and runs a key command (./key-command.ts) only when chooseKey picks it.
 import { UsageError } from '../errors.js';
 import { quote, shellCommand } from '../text/quote.js';
 import { didYouMeanInline } from '../text/suggest.js';
@@ -16,11 +17,57 @@ export interface Sources {
   profileSource?: ProfileSource;
   baseUrl: string;
   baseUrlSource: BaseUrlSource;
-  keySource: 'env' | 'profile' | undefined;
+  keySource: KeySource | undefined;
+  /** The profile's key command, when it stores one. */
+  keyCommand?: string | undefined;
   /** The base URL the profile stores, when it stores one. */
   storedBaseUrl: string | undefined;
-  /** True when SCHED_API_KEY is set and the profile also stores a (different) key. */
+  /** True when SCHED_API_KEY is set and the profile also stores a (different) key or a key command. */
   envOverridesProfileKey: boolean;
+}
+
+/** Where the key comes from: SCHED_API_KEY, the profile's stored key, or its key command. */
+export type KeySource = 'env' | 'profile' | 'command';
+
+export interface KeyChoice {
+  /** The key, when it is known without running anything (env, or stored in the profile). */
+  apiKey: string | undefined;
+  keySource: KeySource | undefined;
+  /** The profile's key command, when it stores one (run only when keySource is 'command'). */
+  keyCommand: string | undefined;
+  /** SCHED_API_KEY is set and the profile stores another key, or a key command (never run). */
+  envOverridesProfileKey: boolean;
+}
+
+/** The key's precedence, env > profile (a stored key, or a key command); nothing is run. */
+export function chooseKey(
+  envKey: string | undefined,
+  profile: { apiKey?: string; keyCommand?: string } | undefined,
+): KeyChoice {
+  const stored = profile?.apiKey || undefined;
+  const command = profile?.keyCommand || undefined;
+  if (envKey) {
+    return {
+      apiKey: envKey,
+      keySource: 'env',
+      keyCommand: command,
+      envOverridesProfileKey: command !== undefined || (stored !== undefined && stored !== envKey),
+    };
+  }
+  if (command !== undefined) {
+    return {
+      apiKey: undefined,
+      keySource: 'command',
+      keyCommand: command,
+      envOverridesProfileKey: false,
+    };
+  }
+  return {
+    apiKey: stored,
+    keySource: stored ? 'profile' : undefined,
+    keyCommand: undefined,
+    envOverridesProfileKey: false,
+  };
 }
 
 function profileName(name: string): string {
@@ -48,10 +95,32 @@ export function overrideNotes(s: Sources): string[] {
   }
   if (s.envOverridesProfileKey) {
     notes.push(
-      `note: SCHED_API_KEY is set in the environment and overrides the key stored in profile ${p}: its key is sent to ${s.baseUrl}`,
+      `note: SCHED_API_KEY is set in the environment and overrides the ${storedKey(s)} in profile ${p}: its key is sent to ${s.baseUrl}`,
     );
   }
   return notes;
+}
+
+/** What the profile stores for its key, in words. */
+function storedKey(s: Sources): string {
+  return s.keyCommand ? 'key command stored' : 'key stored';
+}
+
+/** Where the key comes from, for `auth status` on a terminal: "env SCHED_API_KEY", … */
+export function keySourceText(s: Sources): string {
+  const p = profileName(s.profile);
+  switch (s.keySource) {
+    case 'env':
+      return s.envOverridesProfileKey
+        ? `env SCHED_API_KEY (overrides the ${storedKey(s)} in profile ${p})`
+        : 'env SCHED_API_KEY';
+    case 'profile':
+      return `profile ${p}`;
+    case 'command':
+      return `command \`${s.keyCommand}\` (profile ${p})`;
+    default:
+      return 'none';
+  }
 }
 
 /** Where base URLs come from, for `auth status`: "env SCHED_BASE_URL", "profile \"x\"", … */
@@ -81,8 +150,11 @@ export function rejectedKeyHint(s: Sources): string {
   const p = profileName(s.profile);
   if (s.keySource === 'env') {
     return s.envOverridesProfileKey
-      ? `SCHED_API_KEY is set in the environment and overrides profile ${p}: unset it to use the stored key, or set it to a valid key`
+      ? `SCHED_API_KEY is set in the environment and overrides profile ${p}: unset it to use the stored ${s.keyCommand ? 'key command' : 'key'}, or set it to a valid key`
       : `the key comes from SCHED_API_KEY in the environment: set it to a valid key (from your account's Integrations page), or unset it and run ${loginCommand(s.profile)}`;
+  }
+  if (s.keySource === 'command') {
+    return `the key is printed by the key command of profile ${p} (\`${s.keyCommand}\`): store a valid key where it reads it, or run ${loginCommand(s.profile)} again`;
   }
   return `the key is stored in profile ${p}: run ${loginCommand(s.profile)} to store a valid one (from your account's Integrations page)`;
 }

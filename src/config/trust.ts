@@ -67,6 +67,22 @@ function checkConfigFile(file: string, f: Distrust | undefined): void {
   }
 }
 
+/** Why a config.json that is a directory, a FIFO or a device is not read (`ENOTREG`). */
+function notRegular(): NodeJS.ErrnoException {
+  return Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
+}
+
+/**
+ * Refuses a config.json that exists and is not a regular file (a directory, a FIFO, a
+ * device) before anything changes it: tightening its mode first would chmod a directory to
+ * 0600 (losing its x bit) or someone else's FIFO. A symbolic link is judged where it is read.
+ * Throws what readTrustedConfig throws for it, so both are worded alike.
+ */
+export function checkConfigRegular(file: string): void {
+  const l = lstat(file);
+  if (l && !l.isFile() && !l.isSymbolicLink()) throw notRegular();
+}
+
 /** Profiles are a few hundred bytes each: 1 MiB is thousands. A bigger file is not read. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -84,9 +100,7 @@ export function readTrustedConfig(file: string): string | undefined {
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) {
-      throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
-    }
+    if (!st.isFile()) throw notRegular();
     checkConfigFile(file, distrustStat(st));
     if (st.size > MAX_CONFIG_BYTES) {
       throw Object.assign(

@@ -8,12 +8,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../errors.js';
 import type { Mask } from '../mask.js';
-import { sanitizeTerminal } from '../text/sanitize.js';
+import { cleanText, cleanValue } from './clean.js';
 import {
   annotationsOf,
   callTool,
@@ -21,7 +24,9 @@ import {
   toolsFor,
   type Access,
   type ToolDeps,
+  type ToolName,
 } from './tools.js';
+import { notSelected } from './selection.js';
 
 export interface McpServerOptions {
   access: Access;
@@ -29,25 +34,12 @@ export interface McpServerOptions {
   sandbox: boolean;
   version: string;
   deps: ToolDeps;
+  /** The tools `--tools` chose (within the level); all of the level's when absent. */
+  only?: ReadonlySet<ToolName>;
   /** The mask of every secret known so far (read at each use: secrets are added while serving). */
   mask: () => Mask;
   /** Aborted when the server stops: every call in flight is cancelled with it. */
   signal: AbortSignal;
-}
-
-/** What a string from outside becomes in a result: masked, then cleaned as the output gate cleans. */
-export function cleanText(s: string, mask: Mask): string {
-  return sanitizeTerminal(mask(s), { color: false });
-}
-
-/** Every string of a value (keys and values) cleaned; the shape and unknown fields are kept. */
-export function cleanValue(v: unknown, mask: Mask, depth = 0): unknown {
-  if (typeof v === 'string') return cleanText(v, mask);
-  if (depth > 64 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => cleanValue(x, mask, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[cleanText(k, mask)] = cleanValue(x, mask, depth + 1);
-  return out;
 }
 
 const LEVEL_NOTE: Record<Access, string> = {
@@ -59,10 +51,62 @@ const LEVEL_NOTE: Record<Access, string> = {
     'All tools, including creating and deleting webhooks (--allow-write): confirm with the user before changing webhooks.',
 };
 
+/** The largest result sent; a larger one (a list is cut well before) is an error result. */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A result serialised here, in the handler, so that a value that cannot be serialised or is too
+ * large becomes an error result the client receives, never an answer dropped on the way out.
+ */
+export function sized(result: CallToolResult): CallToolResult {
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(result));
+  } catch (e) {
+    return errorResult(`error: the result could not be serialised: ${messageOf(e)}`);
+  }
+  if (bytes <= MAX_RESULT_BYTES) return result;
+  return errorResult(
+    `error: the result is ${bytes} bytes, over the ${MAX_RESULT_BYTES} a result may have\nhint: ask for less (a smaller limit, a query)`,
+  );
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The tools as `tools/list` shows them: those the level allows, with truthful annotations. */
+export function listedTools(o: {
+  access: Access;
+  sandbox: boolean;
+  only?: ReadonlySet<ToolName>;
+}): Tool[] {
+  return served(o).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { ...t.inputSchema, additionalProperties: false },
+    annotations: annotationsOf(t, { sandbox: o.sandbox }),
+  }));
+}
+
+/** What `initialize` tells the assistant: what the account holds, and the level. */
+export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
+  return (
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
+    LEVEL_NOTE[o.access]
+  );
+}
+
 export interface McpServer {
   server: Server;
   /** Resolves once no call is in flight (a client that closes stdin still gets its answers). */
   idle(): Promise<void>;
+}
+
+/** The tools this server lists: its level's, narrowed by `--tools`. */
+function served(o: { access: Access; only?: ReadonlySet<ToolName> }) {
+  return toolsFor(o.access).filter((t) => !o.only || o.only.has(t.name));
 }
 
 export function createMcpServer(o: McpServerOptions): McpServer {
@@ -71,47 +115,47 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     { name: 'sched', version: o.version },
     {
       capabilities: { tools: {} },
-      instructions:
-        `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-        LEVEL_NOTE[o.access],
+      instructions: instructionsOf(o),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolsFor(o.access).map((t): Tool => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: { ...t.inputSchema, additionalProperties: false },
-      annotations: annotationsOf(t, { sandbox: o.sandbox }),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(o) }));
 
+  const failed = (e: unknown): CallToolResult => ({
+    content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
+    isError: true,
+  });
   const call = async (
     req: { params: { name: string; arguments?: unknown } },
     extra: { signal: AbortSignal },
   ): Promise<CallToolResult> => {
     const signal = AbortSignal.any([extra.signal, o.signal]);
     try {
+      const left = o.only && notSelected(req.params.name, o.only);
+      if (left) throw left;
       const r = await callTool(req.params.name, req.params.arguments, {
         access: o.access,
         deps: o.deps,
         signal,
       });
       const mask = o.mask();
-      return {
+      return sized({
         content: [{ type: 'text', text: cleanText(r.text, mask) }],
         structuredContent: cleanValue(r.structured, mask) as Record<string, unknown>,
         ...(r.isError ? { isError: true } : {}),
-      };
+      });
     } catch (e) {
-      return {
-        content: [{ type: 'text', text: cleanText(failureText(e), o.mask()) }],
-        isError: true,
-      };
+      return failed(e);
     }
   };
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    // A client that skipped the handshake is refused, as the protocol requires.
+    if (server.getClientVersion() === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'tools/call before initialize: send initialize (and notifications/initialized) first',
+      );
+    }
     const p = call(req, extra);
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

@@ -9,7 +9,10 @@
 // tool that is not allowed is not listed, and a call to it is refused naming the flag. No
 // result carries a secret: webhook secrets are taken only by the name of an environment
 // variable of the server process (`secret_env`, as a sync file's `secretEnv`), never generated,
-// never echoed; the server masks them, and the API key, in every frame it writes.
+// never echoed; the server masks them, and the API key, in every frame it writes. A tool may
+// name only variables whose names begin with SCHED_WEBHOOK_SECRET: a model a prompt injection
+// steers must not send the server's other variables (the API key, a cloud credential) to a URL
+// of its choosing as a webhook secret, nor probe them through a diagnosis or the masking.
 import type { ApiClient } from '../api/client.js';
 import {
   createSingleUseLink,
@@ -32,7 +35,7 @@ import { adaptivePageLimiter } from '../bulk/page-walk.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
 import { sampleDelivery } from '../domain/webhooks/sample.js';
-import { envSecret } from '../domain/webhooks/secret.js';
+import { envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
 import {
   diagnoseSignature,
   likelyCause,
@@ -43,8 +46,9 @@ import { checkWebhookUrl } from '../domain/webhooks/url.js';
 import { errorLines, isSchedError, messageOf, NotFoundError, UsageError } from '../errors.js';
 import { plural } from '../text/plural.js';
 import { quote } from '../text/quote.js';
-import { sanitizeCell } from '../text/sanitize.js';
 import { didYouMeanInline } from '../text/suggest.js';
+import type { Mask } from '../mask.js';
+import { cell, cleanValue } from './clean.js';
 
 /** What the server was started to allow: `--read-only`, nothing, or `--allow-write`. */
 export type Access = 'read-only' | 'default' | 'write';
@@ -69,6 +73,10 @@ export const DEFAULT_ITEMS = 20;
 export const MAX_LINKS = 25;
 /** The environment variable `sig verify` reads, and verify_webhook_signature by default. */
 export const DEFAULT_SECRET_ENV = 'SCHED_WEBHOOK_SECRET';
+/** How the name of every variable a tool may read a secret from begins. */
+export const SECRET_ENV_PREFIX = DEFAULT_SECRET_ENV;
+/** The bytes the items of one list result may take (with its text, about 1 MiB in all). */
+export const LIST_BYTES = 480 * 1024;
 
 export interface ToolAnnotations {
   title: string;
@@ -106,9 +114,8 @@ const PAGING: Record<string, JsonSchema> = {
 
 const SECRET_ENV: JsonSchema = {
   type: 'string',
-  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-  description:
-    'the NAME of an environment variable of the server process that holds the signing secret (the secret itself is never sent here)',
+  pattern: `^${SECRET_ENV_PREFIX}[A-Za-z0-9_]*$`,
+  description: `the NAME of an environment variable of the server process that holds the signing secret, beginning with ${SECRET_ENV_PREFIX} (e.g. ${SECRET_ENV_PREFIX}_ORDERS); the secret itself is never sent here`,
 };
 
 export const TOOLS: readonly ToolDef[] = [
@@ -343,14 +350,38 @@ function bool(args: Args, name: string): boolean | undefined {
   return v;
 }
 
-/** The secret an environment variable holds, named as the caller named it; never quoted. */
-function secretFrom(env: Env, name: string): string {
-  const found = envSecret(name, env);
-  if (found.ok) return found.secret;
-  if (found.problem === 'not-a-name') {
+const SECRET_ENV_EXAMPLE = `${SECRET_ENV_PREFIX}_ORDERS`;
+
+/**
+ * The secret an environment variable holds, named as the caller named it (a variable whose
+ * name begins with SECRET_ENV_PREFIX, and no other); never quoted. A secret for a new webhook
+ * (`purpose: 'new'`) has at least MIN_NEW_SECRET characters.
+ */
+function secretFrom(env: Env, name: string, purpose: 'new' | 'verify'): string {
+  if (!isEnvName(name)) {
     throw new UsageError(`secret_env: ${quote(name, 100)} is not an environment variable name`, {
-      hint: 'give the NAME of a variable of the server process, e.g. SCHED_HOOK_SECRET, not the secret',
+      hint: `give the NAME of a variable of the server process, e.g. ${SECRET_ENV_EXAMPLE}, not the secret`,
     });
+  }
+  if (!name.startsWith(SECRET_ENV_PREFIX)) {
+    throw new UsageError(
+      `secret_env: ${quote(name, 100)} is not allowed: a tool may read only variables whose names begin with ${SECRET_ENV_PREFIX}`,
+      {
+        hint: `put the secret in the "env" of the server's configuration as ${SECRET_ENV_PREFIX}_<NAME> (e.g. ${SECRET_ENV_EXAMPLE}), restart the server and pass that name`,
+      },
+    );
+  }
+  const found = envSecret(name, env);
+  if (found.ok) {
+    if (purpose === 'new' && found.secret.length < MIN_NEW_SECRET) {
+      throw new UsageError(
+        `secret_env: the secret in ${name} is shorter than ${MIN_NEW_SECRET} characters, too weak for a new webhook`,
+        {
+          hint: `put a longer one in ${name} (e.g. the output of \`openssl rand -base64 32\`) and restart the server`,
+        },
+      );
+    }
+    return found.secret;
   }
   throw new UsageError(
     `secret_env: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'} in the server process`,
@@ -377,6 +408,8 @@ export interface ToolDeps {
   env: Env;
   /** Secrets learnt while serving a call (a webhook secret read from secret_env): masked from then on. */
   addSecrets(list: readonly string[]): void;
+  /** The mask of every secret known so far (the key, secrets read), applied before any cut. */
+  mask(): Mask;
 }
 
 /** A successful result: the API's objects (unknown fields kept) and a short text for the model. */
@@ -399,6 +432,31 @@ interface Listing<T> {
   pages: number | null;
   total: number | null;
   truncated: boolean;
+  /** Why fewer items are returned than were read: they would not fit in one result. */
+  note?: string;
+}
+
+/**
+ * The listing with its items cleaned (masked, cut, bounded in depth) and as many of them as fit
+ * in LIST_BYTES: a list cut here is `truncated`, with a note saying why and what to do.
+ */
+export function fitted<T>(l: Listing<T>, mask: Mask): Listing<unknown> {
+  const items: unknown[] = [];
+  let bytes = 0;
+  for (const item of l.items) {
+    const clean = cleanValue(item, mask);
+    bytes += Buffer.byteLength(JSON.stringify(clean)) + 1;
+    if (bytes > LIST_BYTES) {
+      return {
+        ...l,
+        items,
+        truncated: true,
+        note: `only the first ${items.length} fit in one result (about 1 MiB): read by page with a smaller limit`,
+      };
+    }
+    items.push(clean);
+  }
+  return { ...l, items };
 }
 
 /** One page as the API gave it, at most MAX_ITEMS items. */
@@ -446,12 +504,13 @@ function listingArgs(args: Args) {
 /** "3 meeting types (page 1 of 2; more on page 2)" and the like. */
 function listingSummary(l: Listing<unknown>, noun: [string, string], filter?: string): string {
   const what = `${plural(l.items.length, noun[0], noun[1])}${filter ? ` matching ${quote(filter)}` : ''}`;
+  const note = l.note ? `; ${l.note}` : '';
   if (l.page !== null) {
     const more = l.page < (l.pages ?? 0) ? `; more on page ${l.page + 1}` : '';
-    return `${what} (page ${l.page} of ${Math.max(l.pages ?? 1, 1)}${more})`;
+    return `${what} (page ${l.page} of ${Math.max(l.pages ?? 1, 1)}${more}${note})`;
   }
   return l.truncated
-    ? `${what}, the first ${l.items.length} of ${l.total}; narrow with query or read by page`
+    ? `${what}, the first ${l.items.length} of ${l.total}; narrow with query or read by page${note}`
     : what;
 }
 
@@ -462,13 +521,8 @@ function listingFields(l: Listing<unknown>) {
     page: l.page,
     pages: l.pages,
     truncated: l.truncated,
+    ...(l.note ? { note: l.note } : {}),
   };
-}
-
-/** A value for one line of text: escape sequences, controls and line breaks gone, cut short. */
-function cell(v: unknown, max = 120): string {
-  const s = sanitizeCell(v === undefined || v === null ? '' : String(v));
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 async function listMeetingTypesTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
@@ -476,7 +530,7 @@ async function listMeetingTypesTool(deps: ToolDeps, args: Args, signal: AbortSig
   const { page, limit, all } = listingArgs(args);
   const client = await deps.api();
   const q = query?.toLowerCase();
-  const listing: Listing<MeetingType> =
+  const read: Listing<MeetingType> =
     all || q
       ? await everyPage(
           (o) => meetingTypes(client, o),
@@ -487,8 +541,11 @@ async function listMeetingTypesTool(deps: ToolDeps, args: Args, signal: AbortSig
             String(t.slug).toLowerCase().includes(q),
         )
       : await onePage(listMeetingTypes(client, { page, limit, signal }));
-  const lines = listing.items.map(
-    (t) => `- ${cell(t.name)} · ${cell(t.slug)} · ${cell(t.duration)} min · ${cell(t.uuid)}`,
+  const mask = deps.mask();
+  const listing = fitted(read, mask);
+  const lines = (listing.items as MeetingType[]).map(
+    (t) =>
+      `- ${cell(t.name, mask)} · ${cell(t.slug, mask)} · ${cell(t.duration, mask)} min · ${cell(t.uuid, mask)}`,
   );
   return {
     structured: { meeting_types: listing.items, ...listingFields(listing) },
@@ -516,7 +573,7 @@ async function createLinksTool(deps: ToolDeps, args: Args, signal: AbortSignal) 
         text: [
           `created ${links.length} of ${plural(count, 'link')} (below), then:`,
           failureText(e),
-          ...links.map((l) => cell(l.url, 2048)),
+          ...links.map((l) => cell(l.url, deps.mask(), 2048)),
         ].join('\n'),
         isError: true,
       };
@@ -526,32 +583,35 @@ async function createLinksTool(deps: ToolDeps, args: Args, signal: AbortSignal) 
     structured: made(),
     text: [
       `${plural(links.length, 'single-use link')} for ${quote(type.ref)} (${type.uuid}):`,
-      ...links.map((l) => cell(l.url, 2048)),
+      ...links.map((l) => cell(l.url, deps.mask(), 2048)),
     ].join('\n'),
   };
 }
 
-function webhookLine(w: Webhook): string {
-  const events = Array.isArray(w.events) ? w.events.map((e) => cell(e, 40)).join(',') : '';
-  return `- ${cell(w.uuid)} ${cell(w.url, 300)} [${events}]`;
+function webhookLine(w: Webhook, mask: Mask): string {
+  const events = Array.isArray(w.events) ? w.events.map((e) => cell(e, mask, 40)).join(',') : '';
+  return `- ${cell(w.uuid, mask)} ${cell(w.url, mask, 300)} [${events}]`;
 }
 
 async function listWebhooksTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
   const { page, limit, all } = listingArgs(args);
   const client = await deps.api();
-  const listing = all
+  const read = all
     ? await everyPage(
         (o) => webhooks(client, o),
         signal,
         () => true,
       )
     : await onePage(listWebhooks(client, { page, limit, signal }));
-  const items = listing.items.map(withoutSecret);
+  const mask = deps.mask();
+  const listing = fitted({ ...read, items: read.items.map(withoutSecret) }, mask);
+  const items = listing.items as Webhook[];
   return {
     structured: { webhooks: items, ...listingFields(listing) },
-    text: [`${listingSummary(listing, ['webhook', 'webhooks'])}:`, ...items.map(webhookLine)].join(
-      '\n',
-    ),
+    text: [
+      `${listingSummary(listing, ['webhook', 'webhooks'])}:`,
+      ...items.map((w) => webhookLine(w, mask)),
+    ].join('\n'),
   };
 }
 
@@ -581,7 +641,7 @@ async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal
       { hint: 'or pass unsigned: true to create an unsigned webhook (not recommended)' },
     );
   }
-  const secret = name === undefined ? undefined : secretFrom(deps.env, name);
+  const secret = name === undefined ? undefined : secretFrom(deps.env, name, 'new');
   if (secret !== undefined) deps.addSecrets([secret]);
   const client = await deps.api();
   const created = withoutSecret(await createWebhook(client, { url, events, secret }, { signal }));
@@ -591,7 +651,7 @@ async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal
       : `signed with the secret in ${name}`;
   return {
     structured: { webhook: created },
-    text: `Created webhook ${cell(created.uuid)} for ${cell(created.url, 300)} (${events.join(', ')}), ${signed}.`,
+    text: `Created webhook ${cell(created.uuid, deps.mask())} for ${cell(created.url, deps.mask(), 300)} (${events.join(', ')}), ${signed}.`,
   };
 }
 
@@ -629,13 +689,13 @@ function verifyTool(deps: ToolDeps, args: Args) {
     });
   }
   const name = str(args, 'secret_env', 200) ?? DEFAULT_SECRET_ENV;
-  const secret = secretFrom(deps.env, name);
+  const secret = secretFrom(deps.env, name, 'verify');
   deps.addSecrets([secret]);
   const body = Buffer.from(payload, 'utf8');
   const valid = receivedMatches(signPayload(secret, body), received);
   const reason = valid
     ? null
-    : likelyCause(diagnoseSignature({ secret, received, payload: body }), {
+    : likelyCause(diagnoseSignature({ secret, received, payload: body, untrusted: true }), {
         kept: true,
         bytes: body.length,
       });

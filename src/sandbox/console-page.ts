@@ -3,7 +3,19 @@
 // on a narrow window, is usable from the keyboard (native buttons, selects, details), labels
 // every control, and puts every value on the page as text (the script uses textContent; the
 // one value in the HTML, the key, is escaped).
+import { EVENT_NAMES } from '../api/types.js';
+import { ACTION_VERBS, actionPath, SANDBOX_ACTIONS } from './actions.js';
 import { esc } from './page.js';
+
+/** What the script needs of each action: its button, what it acts on, its path under /_sandbox. */
+function consoleActions() {
+  const all = ACTION_VERBS.map((verb) => {
+    const { on, button, done, meeting } = SANDBOX_ACTIONS[verb];
+    const path = actionPath(verb).slice('/_sandbox'.length);
+    return { on, ...button, done, moves: meeting?.moves, path };
+  });
+  return all.sort((a, b) => Number(a.danger === true) - Number(b.danger === true));
+}
 
 /** The page; `key` is set on a loopback address (the page then needs none typed in). */
 export function consoleHtml(o: { key: string | undefined }): string {
@@ -127,7 +139,8 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
 // as HTML.
 'use strict';
 (function () {
-  var EVENTS = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+  var EVENTS = ${JSON.stringify(EVENT_NAMES)};
+  var ACTIONS = ${JSON.stringify(consoleActions())};
   var meta = document.querySelector('meta[name="sandbox-key"]');
   var key = meta ? meta.getAttribute('content') : sessionStorage.getItem('sched-sandbox-key');
   var snap = null;
@@ -219,6 +232,22 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
       });
   }
 
+  /** The sandbox's actions on a link or a meeting (src/sandbox/actions.ts), dangerous ones last. */
+  function actionsOn(on) {
+    return ACTIONS.filter(function (a) {
+      return a.on === on;
+    });
+  }
+
+  /** An action's button; what completes its label for a screen reader ("Cancel the meeting with …"). */
+  function actionButton(a, what, run) {
+    var b = el('button', { type: 'button', class: a.danger ? 'danger' : undefined, 'aria-label': a.label + ' ' + what, text: a.label });
+    b.addEventListener('click', function () {
+      act(b, a.label, run);
+    });
+    return b;
+  }
+
   function typeName(uuid) {
     var t = snap && snap.types.items.find(function (x) {
       return x.uuid === uuid;
@@ -308,14 +337,14 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
         status = el('span', {}, ['used ', el('time', { text: l.used_at }), ' \u2192 meeting ', el('code', { text: l.meeting_uuid || '' })]);
       } else {
         status = el('span', { class: 'badge unused', text: 'unused' });
-        action = el('button', { type: 'button', 'aria-label': 'Book link ' + l.code + ' as the default invitee', text: 'Book' });
-        action.addEventListener('click', function () {
-          act(action, 'Book', function () {
-            return api('POST', '/book', { code: l.code }).then(function (r) {
-              return 'Booked meeting ' + r.meeting.uuid + '.';
+        var buttons = actionsOn('link').map(function (a) {
+          return actionButton(a, 'link ' + l.code + ' as the default invitee', function () {
+            return api('POST', a.path, { code: l.code }).then(function (r) {
+              return a.done + ' meeting ' + r.meeting.uuid + '.';
             });
           });
         });
+        action = buttons.length === 1 ? buttons[0] : el('div', { class: 'actions' }, buttons);
       }
       return cells([
         el('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer', class: 'link-url', title: l.url, text: l.url }),
@@ -344,32 +373,27 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
       if (!m.canceled_at) {
         var id = 'at-' + m.uuid;
         var at = el('input', { id: id, type: 'datetime-local', value: localInput(m.scheduled_at) });
-        var move = el('button', { type: 'button', 'aria-label': 'Reschedule the meeting with ' + who, text: 'Reschedule' });
-        move.addEventListener('click', function () {
-          act(move, 'Reschedule', function () {
-            var when = new Date(at.value);
-            if (isNaN(when.getTime())) return Promise.reject(new Error('choose a new start'));
-            return api('POST', '/meetings/' + encodeURIComponent(m.uuid) + '/reschedule', { at: when.toISOString() }).then(function () {
-              return 'Rescheduled meeting ' + m.uuid + '.';
+        actionsOn('meeting').forEach(function (a) {
+          // datetime-local has no zone: the browser's own is said beside it (and in its label).
+          if (a.moves) {
+            actions.append(
+              el('label', { for: id, class: 'sr-only', text: 'New start for the meeting with ' + who + ', in ' + TZ }),
+              at,
+              el('span', { class: 'muted tz', title: 'the new start is in this browser’s time zone', text: TZ }),
+            );
+          }
+          actions.append(actionButton(a, 'the meeting with ' + who, function () {
+            var body = {};
+            if (a.moves) {
+              var when = new Date(at.value);
+              if (isNaN(when.getTime())) return Promise.reject(new Error('choose a new start'));
+              body.at = when.toISOString();
+            }
+            return api('POST', a.path.replace(':uuid', encodeURIComponent(m.uuid)), body).then(function () {
+              return a.done + ' meeting ' + m.uuid + '.';
             });
-          });
+          }));
         });
-        var cancel = el('button', { type: 'button', class: 'danger', 'aria-label': 'Cancel the meeting with ' + who, text: 'Cancel' });
-        cancel.addEventListener('click', function () {
-          act(cancel, 'Cancel', function () {
-            return api('POST', '/meetings/' + encodeURIComponent(m.uuid) + '/cancel', {}).then(function () {
-              return 'Cancelled meeting ' + m.uuid + '.';
-            });
-          });
-        });
-        // datetime-local has no zone: the browser's own is said beside it (and in its label).
-        actions.append(
-          el('label', { for: id, class: 'sr-only', text: 'New start for the meeting with ' + who + ', in ' + TZ }),
-          at,
-          el('span', { class: 'muted tz', title: 'the new start is in this browser’s time zone', text: TZ }),
-          move,
-          cancel,
-        );
       }
       return cells([
         el('span', { class: 'badge state-' + m.state, text: m.state }),

@@ -5,7 +5,8 @@
 import { linkUrl, parsePaging, envelope } from './api.js';
 import { FaultSpecError } from './faults.js';
 import { httpError, validationError } from './http.js';
-import { actionResult, bookLink, cancel, findLink, reschedule } from './meetings.js';
+import { ACTION_VERBS, actionPath, SANDBOX_ACTIONS } from './actions.js';
+import { actionResult, performAction } from './meetings.js';
 import type { Route } from './router.js';
 import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
@@ -61,28 +62,36 @@ export function filterDeliveries(
   );
 }
 
-export const controlRoutes: Route[] = [
-  {
-    method: 'POST',
-    path: '/api/_sandbox/book',
-    auth: true,
-    body: 'json',
-    handle: (core, r) => {
-      const { code, url } = r.body;
-      const given = code ?? url;
-      if (given === undefined || given === null || given === '') {
-        throw validationError({ code: ['Give the link as "code" or "url".'] });
-      }
-      if (typeof given !== 'string') {
-        throw validationError({
-          [code !== undefined ? 'code' : 'url']: ['This value should be of type string.'],
-        });
-      }
-      const link = findLink(core, given);
-      if (!link) throw httpError(404, 'Not found.', { detail: `No single-use link "${given}".` });
-      return { status: 201, json: actionResult(bookLink(core, link, r.body)) };
-    },
+/** The link an action's body names (`code` or `url`), or a 422 naming the field. */
+function linkTarget(body: Record<string, unknown>): string {
+  const { code, url } = body;
+  const given = code ?? url;
+  if (given === undefined || given === null || given === '') {
+    throw validationError({ code: ['Give the link as "code" or "url".'] });
+  }
+  if (typeof given !== 'string') {
+    throw validationError({
+      [code !== undefined ? 'code' : 'url']: ['This value should be of type string.'],
+    });
+  }
+  return given;
+}
+
+/** The route of each sandbox action (actions.ts), answering what it did (ActionResult). */
+const actionRoutes: Route[] = ACTION_VERBS.map((verb) => ({
+  method: 'POST',
+  path: `/api${actionPath(verb)}`,
+  auth: true,
+  body: 'json',
+  handle: (core, r) => {
+    const target = SANDBOX_ACTIONS[verb].on === 'link' ? linkTarget(r.body) : r.params.uuid!;
+    const json = actionResult(performAction(core, verb, target, r.body));
+    return { status: SANDBOX_ACTIONS[verb].status, json };
   },
+}));
+
+export const controlRoutes: Route[] = [
+  ...actionRoutes,
   {
     method: 'GET',
     path: '/api/_sandbox/meetings',
@@ -113,26 +122,6 @@ export const controlRoutes: Route[] = [
       if (!m) throw httpError(404, 'Not found.');
       return { status: 200, json: m.meeting };
     },
-  },
-  {
-    method: 'POST',
-    path: '/api/_sandbox/meetings/:uuid/cancel',
-    auth: true,
-    body: 'json',
-    handle: (core, r) => ({
-      status: 200,
-      json: actionResult(cancel(core, r.params.uuid!, r.body)),
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/api/_sandbox/meetings/:uuid/reschedule',
-    auth: true,
-    body: 'json',
-    handle: (core, r) => ({
-      status: 200,
-      json: actionResult(reschedule(core, r.params.uuid!, r.body)),
-    }),
   },
   {
     method: 'GET',

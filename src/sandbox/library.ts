@@ -8,7 +8,15 @@ import type { EventName, Meeting } from '../api/types.js';
 import { DEFAULT_RETRY_DELAYS_MS, type DeliveryRecord } from './deliveries.js';
 import { HttpError, type SandboxErrorReason } from './http.js';
 import type { SandboxLogEvent } from './log.js';
-import { bookLink, cancel, findLink, reschedule, type ActionOutcome } from './meetings.js';
+import { performAction, type ActionOutcome } from './meetings.js';
+import {
+  ACTION_VERBS,
+  SANDBOX_ACTIONS,
+  type ActionCalls,
+  type CancelOptions,
+  type Invitee,
+  type RescheduleOptions,
+} from './actions.js';
 import { startSandboxServer, type SandboxHandle } from './server.js';
 import { filterDeliveries } from './control.js';
 import {
@@ -23,6 +31,9 @@ import {
 } from './faults.js';
 
 export type { EventName, Meeting, SandboxLogEvent, DeliveryRecord };
+export type { ActionCalls, CancelOptions, Invitee, RescheduleOptions };
+
+type Body = (...args: unknown[]) => Record<string, unknown>;
 export type { ApiFault, ApiFaultSpec, DeliveryFault, DeliveryFaultSpec, Fault, FaultsSpec };
 export { StateFileError } from './state.js';
 export { DEFAULT_SANDBOX_API_KEY } from '../defaults.js';
@@ -60,30 +71,6 @@ export interface StartSandboxOptions {
   faults?: FaultsSpec;
   /** Receives each request, delivery attempt and state-file problem. */
   log?: (event: SandboxLogEvent) => void;
-}
-
-/** Who books, and when; every field has a default (Jordan Rivera, UTC, tomorrow 10:00). */
-export interface Invitee {
-  name?: string;
-  email?: string;
-  /** The invitee's IANA time zone, e.g. "America/New_York". */
-  timezone?: string;
-  /** Start time: a Date, or ISO 8601 with an offset. */
-  at?: string | Date;
-  /** Free text, delivered as a textarea answer. */
-  notes?: string;
-}
-
-export interface CancelOptions {
-  reason?: string;
-  /** Who cancelled; default "invitee". */
-  by?: 'invitee' | 'host';
-}
-
-export interface RescheduleOptions {
-  reason?: string;
-  /** Who rescheduled; default "invitee". */
-  by?: 'invitee' | 'host';
 }
 
 export interface DeliveryAttempt {
@@ -130,7 +117,8 @@ export class SandboxError extends Error {
   }
 }
 
-export interface Sandbox {
+/** A running sandbox: its addresses, its actions (ActionCalls: book, cancel, reschedule, …) and readouts. */
+export interface Sandbox extends ActionCalls<SandboxActionResult> {
   /** e.g. http://127.0.0.1:41234/api — give it to the code under test as its base URL. */
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:41234 — link URLs are {publicUrl}/s/<code>. */
@@ -142,16 +130,6 @@ export interface Sandbox {
   readonly port: number;
   /** What the `state` file held when it was loaded; undefined when nothing was loaded. */
   readonly loaded: { webhooks: number; links: number; meetings: number } | undefined;
-  /** Books a single-use link (its code or URL): a meeting, and meetingScheduled delivered. */
-  book(codeOrUrl: string, invitee?: Invitee): Promise<SandboxActionResult>;
-  /** Cancels a meeting: meetingCancelled delivered. */
-  cancel(meetingUuid: string, opts?: CancelOptions): Promise<SandboxActionResult>;
-  /** Moves a meeting to `at`: meetingRescheduled delivered. */
-  reschedule(
-    meetingUuid: string,
-    at: string | Date,
-    opts?: RescheduleOptions,
-  ): Promise<SandboxActionResult>;
   /** Every meeting, oldest first, as `sched sandbox meetings --json` prints them. */
   meetings(): Meeting[];
   /**
@@ -231,22 +209,29 @@ function wrap(server: SandboxHandle): Sandbox {
   const { core } = server;
   let closed = false;
   // Runs the action as the control endpoints do, then waits for what it delivered.
-  const act = async (
-    action: () => ActionOutcome,
-    meetingUuid?: string,
-  ): Promise<SandboxActionResult> => {
+  const act = async (target: string, action: () => ActionOutcome): Promise<SandboxActionResult> => {
     if (closed) throw new SandboxError('closed', 'the sandbox is closed');
     let outcome: ActionOutcome;
     try {
       outcome = action();
     } catch (e) {
-      throw e instanceof HttpError ? refusal(e, meetingUuid) : e;
+      throw e instanceof HttpError ? refusal(e, target) : e;
     }
     const settled = await Promise.all(outcome.deliveries.map((d) => core.deliveries.settled(d)));
     return { meeting: outcome.meeting, deliveries: settled.map(report) };
   };
   const { state } = server;
+  const actions = Object.fromEntries(
+    ACTION_VERBS.map((verb) => [
+      verb,
+      (target: string, ...args: unknown[]) =>
+        act(target, () =>
+          performAction(core, verb, target, (SANDBOX_ACTIONS[verb].body as Body)(...args)),
+        ),
+    ]),
+  ) as unknown as ActionCalls<SandboxActionResult>;
   return {
+    ...actions,
     baseUrl: server.baseUrl,
     publicUrl: server.publicUrl,
     consoleUrl: server.consoleUrl,
@@ -256,33 +241,6 @@ function wrap(server: SandboxHandle): Sandbox {
     loaded: server.stateLoaded
       ? { webhooks: state.webhooks.size, links: state.links.size, meetings: state.meetings.size }
       : undefined,
-    book(codeOrUrl, invitee = {}) {
-      return act(() => {
-        const link = findLink(core, codeOrUrl);
-        if (!link) {
-          throw new SandboxError('link_not_found', `no single-use link "${codeOrUrl}"`);
-        }
-        const { at, ...rest } = invitee;
-        return bookLink(core, link, { ...rest, at: at instanceof Date ? at.toISOString() : at });
-      });
-    },
-    cancel(meetingUuid, opts = {}) {
-      return act(
-        () => cancel(core, meetingUuid, { reason: opts.reason, canceled_by: opts.by }),
-        meetingUuid,
-      );
-    },
-    reschedule(meetingUuid, at, opts = {}) {
-      return act(
-        () =>
-          reschedule(core, meetingUuid, {
-            at: at instanceof Date ? at.toISOString() : at,
-            reason: opts.reason,
-            rescheduled_by: opts.by,
-          }),
-        meetingUuid,
-      );
-    },
     meetings: () => [...state.meetings.values()].map((m) => m.meeting),
     deliveries: (filter = {}) => filterDeliveries(core, filter),
     async resend(deliveryId) {
@@ -325,14 +283,19 @@ function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
   }
 }
 
+/** What a library caller is told when the link or meeting it named is not there. */
+const NOT_FOUND: Partial<Record<SandboxErrorReason, (target: string) => string>> = {
+  link_not_found: (code) => `no single-use link "${code}"`,
+  meeting_not_found: (uuid) => `no meeting "${uuid}" in this sandbox`,
+};
+
 /** The HTTP refusal of the control endpoints, as an error with a code. */
-function refusal(e: HttpError, meetingUuid: string | undefined): SandboxError {
+function refusal(e: HttpError, target: string): SandboxError {
   const errors = (e.body.errors ?? {}) as Record<string, string[]>;
   const first = Object.values(errors)[0]?.[0];
-  if (e.reason === 'meeting_not_found') {
-    return new SandboxError(e.reason, `no meeting "${meetingUuid}" in this sandbox`);
+  if (e.reason) {
+    return new SandboxError(e.reason, NOT_FOUND[e.reason]?.(target) ?? first ?? e.message, errors);
   }
-  if (e.reason) return new SandboxError(e.reason, first ?? e.message, errors);
   // Without a reason, the refusal is a validation error: it always names its fields.
   const fields = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`);
   return new SandboxError('invalid_input', `invalid input: ${fields.join('; ')}`, errors);

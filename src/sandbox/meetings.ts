@@ -3,12 +3,9 @@
 // is delivered to every webhook subscribed to the event. The meeting object itself is built by
 // src/domain/webhooks/meeting.ts, the same code `sched events sample` uses.
 import type { ActionResult, EventName, Meeting } from '../api/types.js';
-import {
-  assertTimeZone,
-  buildMeeting,
-  cancelMeeting,
-  rescheduleMeeting,
-} from '../domain/webhooks/meeting.js';
+import { EVENTS } from '../domain/webhooks/events.js';
+import { assertTimeZone, buildMeeting } from '../domain/webhooks/meeting.js';
+import { SANDBOX_ACTIONS, type ActionRow, type ActionVerb } from './actions.js';
 import { freshUuid } from './api.js';
 import type { SandboxCore } from './core.js';
 import type { DeliveryRecord } from './deliveries.js';
@@ -178,7 +175,7 @@ function notify(core: SandboxCore, event: EventName, meeting: Meeting): Delivery
     .map((w) => core.deliveries.enqueue(w, event, meeting));
 }
 
-/** Books the link: creates the meeting (state "new"), spends the link, delivers meetingScheduled. */
+/** Books the link: creates the meeting (state "new"), spends the link, delivers book's event. */
 export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput): ActionOutcome {
   const errors: Record<string, string[]> = {};
   if (link.used_at !== null) {
@@ -240,7 +237,7 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   };
   core.state.meetings.set(meeting.uuid, record);
   core.state.changed();
-  return { meeting, deliveries: notify(core, 'meetingScheduled', meeting) };
+  return { meeting, deliveries: notify(core, SANDBOX_ACTIONS.book.event, meeting) };
 }
 
 function meetingRecord(core: SandboxCore, uuid: string): MeetingRecord {
@@ -262,62 +259,57 @@ function actor(errors: Record<string, string[]>, key: string, value: unknown): '
   return by as 'invitee' | 'host';
 }
 
-export function cancel(
+/**
+ * A meeting action (its row in actions.ts): the meeting must exist and not be cancelled; the
+ * body may say why (`reason`) and who (`row.meeting.byField`), and gives the new start (`at`)
+ * when the action moves the meeting. Its event's `apply` changes the meeting, which is then
+ * delivered.
+ */
+function changeMeeting(
   core: SandboxCore,
+  row: ActionRow,
   uuid: string,
-  body: { reason?: unknown; canceled_by?: unknown },
+  body: Record<string, unknown>,
 ): ActionOutcome {
+  const { refused, byField, moves } = row.meeting!;
   const record = meetingRecord(core, uuid);
-  const errors: Record<string, string[]> = {};
   if (isCancelled(record.meeting)) {
-    throw validationError({ meeting: ['The meeting is already cancelled.'] }).because(
-      'meeting_cancelled',
-    );
+    throw validationError({ meeting: [refused] }).because('meeting_cancelled');
+  }
+  const errors: Record<string, string[]> = {};
+  let newStart: Date | undefined;
+  if (moves && (body.at === undefined || body.at === null || body.at === '')) {
+    errors.at = ['This value should not be blank.'];
+  } else if (moves) {
+    newStart = futureTime(core, errors, body.at);
   }
   const reason = optionalString(errors, 'reason', body.reason, 5000);
-  const by = actor(errors, 'canceled_by', body.canceled_by);
+  const by = actor(errors, byField, body[byField]);
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  record.meeting = cancelMeeting(record.meeting, {
-    hostTimezone: record.host_timezone,
-    at: core.now(),
-    reason: reason ?? null,
-    canceledBy: by,
-  });
+  const at = core.now();
+  const change = { hostTimezone: record.host_timezone, at, reason: reason ?? null, by, newStart };
+  record.meeting = EVENTS[row.event].apply!(record.meeting, change);
   core.state.changed();
-  return { meeting: record.meeting, deliveries: notify(core, 'meetingCancelled', record.meeting) };
+  return { meeting: record.meeting, deliveries: notify(core, row.event, record.meeting) };
 }
 
-export function reschedule(
+/**
+ * Carries out the action `verb` on `target` (a meeting UUID, or a link's code or URL) with the
+ * body its control route received or its library method built.
+ */
+export function performAction(
   core: SandboxCore,
-  uuid: string,
-  body: { at?: unknown; reason?: unknown; rescheduled_by?: unknown },
+  verb: ActionVerb,
+  target: string,
+  body: Record<string, unknown>,
 ): ActionOutcome {
-  const record = meetingRecord(core, uuid);
-  if (isCancelled(record.meeting)) {
-    throw validationError({ meeting: ['A cancelled meeting cannot be rescheduled.'] }).because(
-      'meeting_cancelled',
+  const row = SANDBOX_ACTIONS[verb];
+  if (row.on === 'meeting') return changeMeeting(core, row, target, body);
+  const link = findLink(core, target);
+  if (!link) {
+    throw httpError(404, 'Not found.', { detail: `No single-use link "${target}".` }).because(
+      'link_not_found',
     );
   }
-  const errors: Record<string, string[]> = {};
-  let start: Date | undefined;
-  if (body.at === undefined || body.at === null || body.at === '') {
-    errors.at = ['This value should not be blank.'];
-  } else {
-    start = futureTime(core, errors, body.at);
-  }
-  const reason = optionalString(errors, 'reason', body.reason, 5000);
-  const by = actor(errors, 'rescheduled_by', body.rescheduled_by);
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-  record.meeting = rescheduleMeeting(record.meeting, {
-    hostTimezone: record.host_timezone,
-    newStart: start!,
-    at: core.now(),
-    reason: reason ?? null,
-    rescheduledBy: by,
-  });
-  core.state.changed();
-  return {
-    meeting: record.meeting,
-    deliveries: notify(core, 'meetingRescheduled', record.meeting),
-  };
+  return bookLink(core, link, body);
 }

@@ -2,9 +2,9 @@
 // package.json's allowScripts does not decide ("install scripts not yet covered by
 // allowScripts"). Each one locked with an install script is decided there; esbuild's is denied:
 // it only checks the platform binary, which npm installs as an optional dependency
-// (@esbuild/<platform>), so the build works without it. The MCP Inspector's (a test tool) is
-// denied too: it installs its clients' dependencies in a source checkout of the inspector and
-// exits at once when the package lies under node_modules, as it does here.
+// (@esbuild/<platform>), so the build works without it. (The MCP Inspector, a test tool with
+// an install script, is no dependency: .ci/inspector/package.json denies its script where
+// .ci/run installs it.)
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -14,8 +14,9 @@ import {
   type ShellWorkspace,
   zshComplete,
 } from './shells.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
-const EVENTS = ['meetingCancelled', 'meetingRescheduled', 'meetingScheduled'];
+const EVENTS = [...EVENT_NAMES].sort();
 const sorted = (xs: string[]) => [...xs].sort();
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {

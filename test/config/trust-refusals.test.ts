@@ -228,6 +228,29 @@ describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
   },
 );
 
+// Issue 38, finding 10: a config.json that is no regular file is refused before anything is
+// changed: it used to be chmod-ed to 0600 first (a directory lost its x bit).
+describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
+  'a config.json that is not a regular file',
+  () => {
+    it.each([
+      ['a directory', 0o755, () => fs.mkdirSync(file)],
+      ['a FIFO', 0o644, () => execFileSync('mkfifo', [file])],
+    ])('%s: refused (exit 1), its mode unchanged, nothing sent', async (_what, mode, make) => {
+      make();
+      fs.chmodSync(file, mode);
+      const r = await list();
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        `error: cannot read the config file ${file}: ENOTREG: it is not a regular file`,
+      );
+      expect(r.stderr).not.toMatch(/changed it to 0600/);
+      expect(fs.statSync(file).mode & 0o7777).toBe(mode);
+      expect(srv.requests).toHaveLength(0);
+    });
+  },
+);
+
 describe.skipIf(runsElsewhere(!POSIX && 'Windows: no POSIX file modes'))(
   'a config file that is a symbolic link',
   () => {

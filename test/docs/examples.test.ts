@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/run.js';
 import { portWasTaken, withFreeExamplePorts } from '../helpers/ports.js';
+import { sandbox as sandboxCommand } from '../../src/commands/sandbox/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pagesDir = join(root, 'docs', 'commands');
@@ -25,6 +26,8 @@ const pagesDir = join(root, 'docs', 'commands');
 /** Interactive examples (they need a person at a terminal), and the tests that run them. */
 const RUN_ELSEWHERE: Record<string, string> = {
   'sched auth login': 'test/interactive/prompts.test.ts',
+  "sched auth login --key-command 'secret-tool lookup service sched'":
+    'test/e2e/secret-service.test.ts',
 };
 
 async function examplesOf(page: string): Promise<string[]> {
@@ -36,8 +39,12 @@ async function examplesOf(page: string): Promise<string[]> {
     .map((l) => l.slice(2));
 }
 
+/** The verbs under `sched sandbox` (its actions and readouts), from the command tree. */
+const SANDBOX_VERBS = (sandboxCommand.commands ?? []).map((c) => c.name);
 /** A server example as the runner runs it: until it serves, then stopped (see above). */
-const SERVER = /\bsched (sandbox(?! (book|cancel|reschedule|meetings|deliveries)\b)|webhooks listen|mcp)\b/;
+const SERVER = new RegExp(
+  `\\bsched (sandbox(?! (${SANDBOX_VERBS.join('|')})\\b)|webhooks listen|mcp)\\b`,
+);
 /** The servers that listen on a port (`sched mcp` serves on stdio). */
 const LISTENS = /\bsched (sandbox|webhooks listen)\b/;
 
@@ -122,6 +129,13 @@ async function runPage(lines: string[]) {
 }
 
 describe('docs/commands examples', () => {
+  it('the sandbox verbs are read from the command tree, so a new action is not run as a server', () => {
+    expect(SANDBOX_VERBS).toEqual(expect.arrayContaining(['book', 'meetings', 'deliveries']));
+    for (const verb of SANDBOX_VERBS) expect(SERVER.test(`sched sandbox ${verb} x`), verb).toBe(false);
+    expect(SERVER.test('sched sandbox --port 0')).toBe(true);
+    expect(SERVER.test('sched sandboxes')).toBe(false);
+  });
+
   it('every page with examples is found, and the interactive ones are run elsewhere', async () => {
     const all = (await Promise.all(pages.map(examplesOf))).flat();
     expect(all.length).toBeGreaterThanOrEqual(50);

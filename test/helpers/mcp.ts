@@ -26,7 +26,7 @@ export interface ToolCall {
 }
 
 export async function connectMcp(
-  opts: McpOptions,
+  opts: Omit<McpOptions, 'tools'> & { tools?: string[] },
   env: Record<string, string | undefined>,
   globals: Partial<GlobalOptions> = {},
 ): Promise<McpHarness> {
@@ -39,7 +39,7 @@ export async function connectMcp(
     signal: stop.signal,
     version: '0.0.0-test',
   });
-  const session = await startMcp(ctx, opts);
+  const session = await startMcp(ctx, { tools: undefined, ...opts });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const frames: string[] = [];
   for (const t of [clientSide, serverSide]) {

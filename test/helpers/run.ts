@@ -1,6 +1,6 @@
 // Runs `sched` in-process with a buffer IO: the way most command tests run.
 import { runCli } from '../../src/cli.js';
-import { createBufferIO } from './buffer-io.js';
+import { createBufferIO, type StdoutFault } from './buffer-io.js';
 import type { Prompter } from '../../src/prompt.js';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,9 @@ export interface RunOptions {
   columns?: number;
   /** The name the program is invoked as (src/names.ts): `sched` when not given. */
   name?: string;
+  /** stdout fails after some writes (a full disk, a reader that left). */
+  stdoutFails?: StdoutFault;
+  stderrIsTTY?: boolean;
 }
 
 export async function runSched(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -33,6 +36,8 @@ export async function runSched(argv: string[], opts: RunOptions = {}): Promise<R
       tty: opts.tty,
       stdinIsTTY: opts.stdinIsTTY,
       stdoutIsTTY: opts.stdoutIsTTY,
+      stderrIsTTY: opts.stderrIsTTY,
+      stdoutFails: opts.stdoutFails,
       env,
       color: g.color,
       noInput: g.noInput,

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { BIN } from '../helpers/run.js';
 import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
-const ALL_EVENTS = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+const ALL_EVENTS = [...EVENT_NAMES];
 
 describe.skipIf(noTmux())(tmuxTitle('first-hour questions in a real terminal'), () => {
   let sb: TestSandbox;

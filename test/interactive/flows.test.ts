@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
-const ALL_EVENTS = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+const ALL_EVENTS = [...EVENT_NAMES];
 
 describe.skipIf(noTmux())(tmuxTitle('interactive flows in a real terminal'), () => {
   let sb: TestSandbox;

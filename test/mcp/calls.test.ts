@@ -68,7 +68,7 @@ async function connect(
 ): Promise<McpHarness> {
   const h = await connectMcp(
     { readOnly: undefined, allowWrite: undefined, sandbox: undefined, ...flags },
-    { SCHED_CONFIG_DIR: config.path, MCP_HOOK_SECRET: HOOK_SECRET, ...target },
+    { SCHED_CONFIG_DIR: config.path, SCHED_WEBHOOK_SECRET_HOOK: HOOK_SECRET, ...target },
     globals,
   );
   open.push(h);
@@ -396,7 +396,7 @@ describe('create_webhook and delete_webhook', () => {
     const r = await h.call('create_webhook', {
       url: 'https://hooks.example.com/new',
       events: ['meetingScheduled', 'meetingCancelled'],
-      secret_env: 'MCP_HOOK_SECRET',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
     });
     expect(r.isError, r.text).toBe(false);
     expect(posts()[0]!.body).toEqual({
@@ -408,7 +408,7 @@ describe('create_webhook and delete_webhook', () => {
     expect(created.url).toBe('https://hooks.example.com/new');
     expect(r.text).toBe(
       `Created webhook ${String(created.uuid)} for https://hooks.example.com/new ` +
-        '(meetingScheduled, meetingCancelled), signed with the secret in MCP_HOOK_SECRET.',
+        '(meetingScheduled, meetingCancelled), signed with the secret in SCHED_WEBHOOK_SECRET_HOOK.',
     );
   });
 
@@ -425,7 +425,7 @@ describe('create_webhook and delete_webhook', () => {
     const r = await h.call('create_webhook', {
       url: 'https://hooks.example.com/001',
       events: ['meetingScheduled'],
-      secret_env: 'MCP_HOOK_SECRET',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
     });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured!.webhook).toMatchObject({
@@ -446,11 +446,11 @@ describe('create_webhook and delete_webhook', () => {
     );
     const unset = await h.call('create_webhook', {
       url: 'https://hooks.example.com/x',
-      secret_env: 'NOT_SET_ANYWHERE',
+      secret_env: 'SCHED_WEBHOOK_SECRET_NOT_SET',
     });
     expect(unset.text).toBe(
-      'error: secret_env: environment variable NOT_SET_ANYWHERE is not set in the server process\n' +
-        `hint: set NOT_SET_ANYWHERE in the "env" of the server's configuration, then restart it`,
+      'error: secret_env: environment variable SCHED_WEBHOOK_SECRET_NOT_SET is not set in the server process\n' +
+        `hint: set SCHED_WEBHOOK_SECRET_NOT_SET in the "env" of the server's configuration, then restart it`,
     );
     expect(posts()).toHaveLength(0);
     const unsigned = await h.call('create_webhook', {
@@ -503,7 +503,7 @@ describe('access levels, against a live server', () => {
     const def = await connect();
     const w = await def.call('create_webhook', {
       url: 'https://hooks.example.com/x',
-      secret_env: 'MCP_HOOK_SECRET',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
     });
     expect(w.isError).toBe(true);
     expect(w.text).toBe(

@@ -21,8 +21,16 @@ import type { Webhook } from '../../src/api/types.js';
 const noApi: ToolDeps = {
   api: () => Promise.reject(new Error('no request may be made')),
   resolveMeetingType: () => Promise.reject(new Error('no lookup may be made')),
-  env: { HOOK: 'hook-secret-1234', EMPTY: '' },
+  env: {
+    SCHED_WEBHOOK_SECRET_HOOK: 'hook-secret-1234',
+    SCHED_WEBHOOK_SECRET_EMPTY: '',
+    SCHED_WEBHOOK_SECRET_SHORT: 'fifteen-chars-x',
+    SCHED_API_KEY: 'sk_live_the-api-key-0001',
+    DB_PASSWORD: 'hunter22',
+    CI: 'true',
+  },
   addSecrets: () => {},
+  mask: () => (s) => s,
 };
 
 async function fails(name: string, args: unknown, access: Access = 'write', deps = noApi) {
@@ -138,7 +146,7 @@ describe('arguments, checked before any request', () => {
     ['create_webhook', { url: 'https://x.example/h' }, 'a signing secret is needed'],
     [
       'create_webhook',
-      { url: 'https://x.example/h', secret_env: 'HOOK', unsigned: true },
+      { url: 'https://x.example/h', secret_env: 'SCHED_WEBHOOK_SECRET_HOOK', unsigned: true },
       'give secret_env or unsigned, not both',
     ],
     [
@@ -148,15 +156,15 @@ describe('arguments, checked before any request', () => {
     ],
     [
       'create_webhook',
-      { url: 'https://x.example/h', secret_env: 'EMPTY' },
-      'secret_env: environment variable EMPTY is empty in the server process',
+      { url: 'https://x.example/h', secret_env: 'SCHED_WEBHOOK_SECRET_EMPTY' },
+      'secret_env: environment variable SCHED_WEBHOOK_SECRET_EMPTY is empty in the server process',
     ],
     ['delete_webhook', { uuid: 'abc' }, 'uuid: "abc" is not a webhook UUID'],
     ['verify_webhook_signature', { payload: 'p', signature: ' ' }, 'signature is empty'],
     [
       'verify_webhook_signature',
-      { payload: 'p', signature: 's', secret_env: 'UNSET_X' },
-      'secret_env: environment variable UNSET_X is not set in the server process',
+      { payload: 'p', signature: 's', secret_env: 'SCHED_WEBHOOK_SECRET_UNSET' },
+      'secret_env: environment variable SCHED_WEBHOOK_SECRET_UNSET is not set in the server process',
     ],
     ['sample_event', { event: 'meetingBooked' }, 'unknown event "meetingBooked"'],
     ['sample_event', { event: 'x', extra: 1 }, 'sample_event: unknown argument "extra"'],
@@ -198,7 +206,7 @@ describe('arguments, checked before any request', () => {
       'create_webhook',
       { url: 'https://x.example/h', secret_env: 'not a name' },
       'error: secret_env: "not a name" is not an environment variable name\n' +
-        'hint: give the NAME of a variable of the server process, e.g. SCHED_HOOK_SECRET, not the secret',
+        'hint: give the NAME of a variable of the server process, e.g. SCHED_WEBHOOK_SECRET_ORDERS, not the secret',
     ],
     [
       'create_webhook',
@@ -227,10 +235,89 @@ describe('arguments, checked before any request', () => {
   it('no message quotes a secret it read', async () => {
     const text = await fails('create_webhook', {
       url: 'https://x.example/h',
-      secret_env: 'HOOK',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
       events: ['nope'],
     });
     expect(text).not.toContain('hook-secret-1234');
+  });
+});
+
+describe('secret_env: only variables whose names begin with SCHED_WEBHOOK_SECRET', () => {
+  const RULE =
+    'is not allowed: a tool may read only variables whose names begin with SCHED_WEBHOOK_SECRET\n' +
+    'hint: put the secret in the "env" of the server\'s configuration as SCHED_WEBHOOK_SECRET_<NAME> ' +
+    '(e.g. SCHED_WEBHOOK_SECRET_ORDERS), restart the server and pass that name';
+  const callers = [
+    ['create_webhook', { url: 'https://x.example/h' }],
+    ['verify_webhook_signature', { payload: 'body', signature: 'a-guess' }],
+  ] as const;
+
+  it.each(
+    callers.flatMap(([tool, args]) =>
+      [
+        'SCHED_API_KEY',
+        'DB_PASSWORD',
+        'CI',
+        'sched_webhook_secret_x',
+        'X_SCHED_WEBHOOK_SECRET',
+      ].map((name) => [tool, name, args] as const),
+    ),
+  )('%s refuses %s, naming the rule, reading nothing', async (tool, name, args) => {
+    const added: string[] = [];
+    const deps = { ...noApi, addSecrets: (l: readonly string[]) => added.push(...l) };
+    const text = await fails(tool, { ...args, secret_env: name }, 'write', deps);
+    expect(text).toBe(`error: secret_env: "${name}" ${RULE}`);
+    expect(added).toEqual([]);
+  });
+
+  it('create_webhook refuses a secret under 16 characters; verify accepts it', async () => {
+    expect(
+      await fails('create_webhook', {
+        url: 'https://x.example/h',
+        secret_env: 'SCHED_WEBHOOK_SECRET_SHORT',
+      }),
+    ).toBe(
+      'error: secret_env: the secret in SCHED_WEBHOOK_SECRET_SHORT is shorter than 16 characters, too weak for a new webhook\n' +
+        'hint: put a longer one in SCHED_WEBHOOK_SECRET_SHORT (e.g. the output of `openssl rand -base64 32`) and restart the server',
+    );
+    // 16 characters pass the check (and reach the API).
+    expect(
+      await fails('create_webhook', {
+        url: 'https://x.example/h',
+        secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
+      }),
+    ).toBe('error: unexpected failure: no request may be made');
+    const r = await callTool(
+      'verify_webhook_signature',
+      {
+        payload: 'body',
+        signature: signPayload('fifteen-chars-x', 'body'),
+        secret_env: 'SCHED_WEBHOOK_SECRET_SHORT',
+      },
+      { access: 'read-only', deps: noApi, signal: new AbortController().signal },
+    );
+    expect(r.structured).toEqual({ valid: true, reason: null });
+  });
+
+  it('verify never tells a guess of the secret from another wrong value', async () => {
+    const verdict = async (signature: string) =>
+      (
+        await callTool(
+          'verify_webhook_signature',
+          { payload: 'body', signature, secret_env: 'SCHED_WEBHOOK_SECRET_HOOK' },
+          { access: 'read-only', deps: noApi, signal: new AbortController().signal },
+        )
+      ).structured;
+    const right = await verdict('hook-secret-1234');
+    expect(right).toEqual({ valid: false, reason: NO_KNOWN_CAUSE });
+    expect(await verdict('hook-secret-9999')).toEqual(right);
+  });
+
+  it('the schema says the rule to the client', () => {
+    for (const t of TOOLS) {
+      const se = t.inputSchema.properties.secret_env;
+      if (se) expect(se.pattern).toBe('^SCHED_WEBHOOK_SECRET[A-Za-z0-9_]*$');
+    }
   });
 });
 
@@ -246,16 +333,18 @@ describe('the tools that need no account', () => {
       {
         payload: 'body',
         signature: ` ${signPayload('hook-secret-1234', 'body')}\n`,
-        secret_env: 'HOOK',
+        secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
       },
       deps,
     );
     expect(ok.structured).toEqual({ valid: true, reason: null });
-    expect(ok.text).toBe('valid: the signature matches the payload (secret from HOOK)');
+    expect(ok.text).toBe(
+      'valid: the signature matches the payload (secret from SCHED_WEBHOOK_SECRET_HOOK)',
+    );
     expect(added).toEqual(['hook-secret-1234']);
     const bad = await call(
       'verify_webhook_signature',
-      { payload: 'body', signature: 'x', secret_env: 'HOOK' },
+      { payload: 'body', signature: 'x', secret_env: 'SCHED_WEBHOOK_SECRET_HOOK' },
       deps,
     );
     expect(bad.structured.valid).toBe(false);
@@ -263,7 +352,11 @@ describe('the tools that need no account', () => {
     // Signed with another secret: no known mistake explains it (the payload was checked).
     const other = await call(
       'verify_webhook_signature',
-      { payload: 'body', signature: signPayload('another-secret', 'body'), secret_env: 'HOOK' },
+      {
+        payload: 'body',
+        signature: signPayload('another-secret', 'body'),
+        secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
+      },
       deps,
     );
     expect(other.structured).toEqual({ valid: false, reason: NO_KNOWN_CAUSE });

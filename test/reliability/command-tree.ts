@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import type { Act, CommandDef } from '../../src/commands/define.js';
+import { definitionOf, type Act, type CommandDef } from '../../src/commands/define.js';
 import { COMPLETE_COMMAND, DYNAMIC_KINDS } from '../../src/completion/model.js';
 import { startFaultServer } from '../helpers/fault-server.js';
 import { run, tempDir } from './harness.js';
@@ -38,7 +38,8 @@ function leaves(cmd: Command, prefix: string[] = []): Array<{ cmd: Command; path
   const out: Array<{ cmd: Command; path: string[] }> = [];
   for (const c of cmd.commands) {
     const p = [...prefix, c.name()];
-    if ((c as unknown as { _actionHandler: unknown })._actionHandler) out.push({ cmd: c, path: p });
+    // What runs: a command with a loader, and the built-in help (the groups only show help).
+    if (definitionOf(c)?.load || c.commands.length === 0) out.push({ cmd: c, path: p });
     out.push(...leaves(c, p));
   }
   return out;

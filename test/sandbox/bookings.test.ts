@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const NOW = new Date('2026-01-10T08:00:00Z');
 const CAFE = 'c9e8d7b6-a5f4-4e3d-b2c1-f0e9d8c7b6a5'; // "Café-Gespräch — 30 min", 30 minutes
@@ -315,7 +316,7 @@ describe('booking a single-use link', () => {
 
 describe('cancelling and rescheduling', () => {
   async function booked(rx: Receiver, secret: string) {
-    await subscribe(rx.url, ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'], secret);
+    await subscribe(rx.url, [...EVENT_NAMES], secret);
     const res = await bookOk({
       code: (await mintLink()).code,
       at: '2026-03-17T14:30:00Z',

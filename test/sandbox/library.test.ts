@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxError, startSandbox, type Sandbox } from '../../src/sandbox/library.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const SECRET = 'whsec_library_test';
 const open: Array<Sandbox | Receiver> = [];
@@ -42,7 +43,7 @@ async function api(sb: Sandbox, p: string, body?: unknown): Promise<unknown> {
 }
 
 async function subscribe(sb: Sandbox, url: string, secret?: string): Promise<string> {
-  const events = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+  const events = EVENT_NAMES;
   const w = (await api(sb, '/webhooks', { url, events, secret })) as { uuid: string };
   return w.uuid;
 }
@@ -228,6 +229,8 @@ describe('startSandbox (the sched/sandbox library)', () => {
           'src/domain/webhooks/signature.ts',
           'src/domain/webhooks/delivery.ts',
           'src/domain/webhooks/meeting.ts',
+          // the event registry: what each event does to a meeting
+          'src/domain/webhooks/events.ts',
           // import-free text rules: quoting and JSON error positions (state file, meetings)
           'src/text/quote.ts',
           'src/text/json-error.ts',

@@ -268,7 +268,7 @@ describe('unverified senders cannot grow the recording or stderr without bound',
 
   it('the file as a whole is capped: past 256 MiB recording stops, said once', async () => {
     const file = join(dir, 'full.ndjson');
-    await writeFile(file, '');
+    await writeFile(file, '', { mode: 0o600 });
     // A sparse file just under the cap: nothing real is written to disk.
     await truncate(file, 256 * 1024 * 1024 - 100);
     const l = await spawnListen(['--record', file]);

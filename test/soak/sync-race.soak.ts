@@ -10,10 +10,11 @@ import { expect, it } from 'vitest';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { spawnSched as runOnce } from '../helpers/run.js';
 import { count, memoryVerdict, report, sampleMemory, startSandboxBinary } from './soak.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const ROUNDS = count(5, 50);
 const config = useConfigDir('sched-soak-sync-');
-const ALL = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+const ALL = [...EVENT_NAMES];
 const FILE_HOOKS = Array.from({ length: 6 }, (_, i) => ({
   url: `https://hooks.example.com/app/${i}`,
   events: i % 2 === 0 ? ['meetingScheduled'] : ALL,

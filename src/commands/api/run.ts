@@ -9,6 +9,7 @@ import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { recordPerLine, renderReceived, show } from '../../output/render.js';
+import { writeAfterChange } from '../../output/unwritten.js';
 import { readAtMost } from '../../read-bytes.js';
 import { fileLabel, readUserFile, streamSource, untilAborted } from '../../user-file.js';
 import { MAX_PAYLOAD_BYTES } from '../../domain/webhooks/input.js';
@@ -46,7 +47,11 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
   if (o.paginate) return paginateAll(ctx, client, req);
 
   const res = await client.requestRaw(req);
-  await renderReceived(ctx.io, res.body, o.include ? statusAndHeaders(res) : undefined);
+  const print = () =>
+    renderReceived(ctx.io, res.body, o.include ? statusAndHeaders(res) : undefined);
+  // A write the service accepted changed the account: a stdout that fails says so.
+  if (method === 'GET' || res.error) await print();
+  else await writeAfterChange(`${method} ${path} was answered ${res.status}`, print);
   if (res.alreadyGone) {
     ctx.io.err(
       `note: ${method} ${path} answered 404 after an earlier attempt that may have reached it: it is gone either way`,

@@ -9,13 +9,16 @@ export const auth = command({
   commands: [
     command({
       name: 'login',
-      description: 'Store an API key for a profile after checking it against the API',
+      description:
+        'Store an API key (or a command that prints it) for a profile after checking it against the API',
       input: loginInput,
       examples: [
         'sched auth login',
         '# CI, the key from a secret: printf %s "$SCHED_KEY" | sched auth login --with-key --base-url https://secure.simplymeet.me/api',
         'printf %s sandbox_test_key | ' +
           shellCommand`sched auth login --with-key --profile sandbox --base-url ${DEFAULT_SANDBOX_BASE_URL}`,
+        '# the key kept in the OS secret store (stored with: secret-tool store --label=sched service sched):',
+        "sched auth login --key-command 'secret-tool lookup service sched'",
       ],
       formats: TEXT_OR_JSON,
       load: () => import('./login.js'),
@@ -24,14 +27,14 @@ export const auth = command({
       name: 'status',
       description: 'Show the profile, base URL, key (masked) and whether the API accepts it',
       examples: ['sched auth status', 'sched auth status --json --profile staging'],
-      json: '{"profile","baseUrl","baseUrlSource","keySource","key","valid"}; baseUrlSource is flag, env, profile or default, keySource env or profile, key masked',
-      exitCodes: [[4, 'there is no key, or the API rejects it']],
+      json: '{"profile","baseUrl","baseUrlSource","keySource","key","valid"}; baseUrlSource is flag, env, profile or default, keySource env, profile or command, key masked',
+      exitCodes: [[4, 'there is no key (or its key command fails), or the API rejects it']],
       formats: ALL_FORMATS,
       load: () => import('./status.js'),
     }),
     command({
       name: 'logout',
-      description: 'Remove the stored API key of the profile',
+      description: 'Remove the stored API key (or key command) of the profile',
       examples: ['sched auth logout', 'sched auth logout --profile staging'],
       json: '{"profile","removed"}',
       formats: TEXT_OR_JSON,

@@ -1,5 +1,7 @@
-// sched auth login [--with-key] — choose the base URL, take the key (masked prompt, or stdin
-// with --with-key), check it against the API, and store the profile only if it is accepted.
+// sched auth login [--with-key | --key-command <command>] — choose the base URL, take the key
+// (masked prompt, stdin with --with-key, or what the key command prints), check it against the
+// API, and store the profile only if it is accepted: with --key-command, the command and never
+// the key.
 import type { Context } from '../../context.js';
 import type { AuthLoginOptions } from './inputs.js';
 import { normalizeBaseUrl } from '../../context.js';
@@ -14,7 +16,7 @@ import {
 import { overrideNotes } from '../../config/sources.js';
 import { readAtMost } from '../../read-bytes.js';
 import { joinClauses } from '../../text/clauses.js';
-import { checkProfileName, KNOWN_BASE_URLS, maskKey } from '../../config/profiles.js';
+import { checkProfileName, KNOWN_BASE_URLS, maskKey, type Profile } from '../../config/profiles.js';
 import type { Choice } from '../../prompt.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 
@@ -139,8 +141,70 @@ async function checkKey(ctx: Context, baseUrl: string, key: string): Promise<voi
   }
 }
 
+/**
+ * --key-command: checked as a command line (exit 2), run once for the key (a failure is exit 4),
+ * and the key checked against the API; nothing is stored on any failure.
+ */
+async function keyFromCommand(ctx: Context, line: string, baseUrl: string): Promise<string> {
+  const { CommandLineError, runKeyCommand, splitCommandLine } =
+    await import('../../config/key-command.js');
+  try {
+    splitCommandLine(line);
+  } catch (e) {
+    if (!(e instanceof CommandLineError)) throw e;
+    throw new UsageError(`invalid --key-command: ${e.message}`, {
+      hint: `e.g. --key-command 'secret-tool lookup service sched' or --key-command 'op read "op://vault/My item/key"'`,
+    });
+  }
+  let key: string;
+  try {
+    key = await runKeyCommand(line, {
+      env: ctx.env,
+      profile: ctx.globals.profile,
+      signal: ctx.signal,
+    });
+  } catch (e) {
+    if (isSchedError(e) && e.exitCode !== 130 && e.exitCode !== 143)
+      e.details.push('nothing was stored');
+    throw e;
+  }
+  // `printf %s <key>` would put the key in config.json after all.
+  if (line.includes(key)) {
+    throw new UsageError(
+      'the key command holds the key it prints: stored, it would put the key in the config file; nothing was stored',
+      {
+        hint: 'store the key in a secret store and give the command that reads it (see SECURITY.md)',
+      },
+    );
+  }
+  await checkKey(ctx, baseUrl, key);
+  return key;
+}
+
+/** The masked prompt: a rejected key is asked for again (the service chosen is kept). */
+async function askKey(ctx: Context, baseUrl: string): Promise<string> {
+  const prompter = await ctx.prompter();
+  for (let attempt = 1; ; attempt++) {
+    const key = (
+      await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
+        validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
+      })
+    ).trim();
+    try {
+      await checkKey(ctx, baseUrl, key);
+      return key;
+    } catch (e) {
+      if (!(e instanceof AuthError) || attempt >= KEY_TRIES) throw e;
+      ctx.io.err(
+        `${ctx.io.colorErr.red('✗')} ${baseUrl} rejected that key${e.status ? ` (${e.status})` : ''}; nothing was stored. Enter it again (try ${attempt + 1} of ${KEY_TRIES}; Ctrl-C stops).`,
+      );
+    }
+  }
+}
+
 export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
-  const withKey = opts.withKey === true;
+  const keyCommand = opts.keyCommand?.trim();
+  const withKey = opts.withKey === true || keyCommand !== undefined;
   const profile = ctx.globals.profile;
   checkProfileName(profile);
   const interactive = !withKey && ctx.io.canPrompt();
@@ -152,44 +216,54 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
     );
   }
 
-  const creds = await ctx.credentials({ mayCreate: true });
+  // The key command it may store is replaced, never run.
+  const creds = await ctx.credentials({ mayCreate: true, runKeyCommand: false });
   let baseUrl = creds.baseUrl;
   if (interactive && ctx.globals.baseUrl === undefined) {
     baseUrl = await chooseBaseUrl(ctx, creds.baseUrl);
   }
 
   let key: string;
-  if (withKey) {
+  if (keyCommand !== undefined) {
+    key = await keyFromCommand(ctx, keyCommand, baseUrl);
+  } else if (withKey) {
     key = await readKeyFromStdin(ctx);
     await checkKey(ctx, baseUrl, key);
   } else {
-    // A rejected key is asked for again (the service chosen is kept), up to KEY_TRIES in all.
-    const prompter = await ctx.prompter();
-    for (let attempt = 1; ; attempt++) {
-      key = (
-        await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
-          validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
-        })
-      ).trim();
-      try {
-        await checkKey(ctx, baseUrl, key);
-        break;
-      } catch (e) {
-        if (!(e instanceof AuthError) || attempt >= KEY_TRIES) throw e;
-        ctx.io.err(
-          `${ctx.io.colorErr.red('✗')} ${baseUrl} rejected that key${e.status ? ` (${e.status})` : ''}; nothing was stored. Enter it again (try ${attempt + 1} of ${KEY_TRIES}; Ctrl-C stops).`,
-        );
-      }
-    }
+    key = await askKey(ctx, baseUrl);
   }
 
   const store = await ctx.config();
-  await store.setProfile(profile, { baseUrl, apiKey: key });
+  const stored: Profile =
+    keyCommand !== undefined ? { baseUrl, keyCommand } : { baseUrl, apiKey: key };
+  await store.setProfile(profile, stored);
+  const how =
+    keyCommand !== undefined
+      ? `key ${maskKey(key)} from \`${keyCommand}\`, which runs at each use; the key itself is not stored`
+      : `key ${maskKey(key)}`;
   ctx.io.err(
-    `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (key ${maskKey(key)}), saved in ${store.path}`,
+    `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${how}), saved in ${store.path}`,
   );
-  // What later commands of this profile will use: the environment still wins over what was
-  // just stored (a sandbox tour's exports left set must not send the next write elsewhere).
+  sayOverrides(ctx, { profile, baseUrl, key, keyCommand });
+  const { printsData, show } = await import('../../output/render.js');
+  if (printsData(ctx.globals)) {
+    await show(ctx.io, ctx.globals, { records: [{ profile, baseUrl }], one: true });
+  }
+}
+
+/**
+ * What later commands of this profile will use: the environment still wins over what was just
+ * stored (a sandbox tour's exports left set must not send the next write elsewhere).
+ */
+function sayOverrides(
+  ctx: Context,
+  {
+    profile,
+    baseUrl,
+    key,
+    keyCommand,
+  }: { profile: string; baseUrl: string; key: string; keyCommand?: string },
+): void {
   const envBaseUrl = ctx.env.SCHED_BASE_URL
     ? normalizeBaseUrl(ctx.env.SCHED_BASE_URL, 'SCHED_BASE_URL')
     : undefined;
@@ -198,13 +272,11 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
     profile,
     baseUrl: envBaseUrl ?? baseUrl,
     baseUrlSource: envBaseUrl ? 'env' : 'profile',
-    keySource: envKey ? 'env' : 'profile',
+    keySource: envKey ? 'env' : keyCommand !== undefined ? 'command' : 'profile',
+    keyCommand,
     storedBaseUrl: baseUrl,
     envOverridesProfileKey: envKey !== undefined && envKey !== key,
   })) {
     ctx.io.err(ctx.io.colorErr.yellow(note));
   }
-  const { printsData, show } = await import('../../output/render.js');
-  if (printsData(ctx.globals))
-    await show(ctx.io, ctx.globals, { records: [{ profile, baseUrl }], one: true });
 }

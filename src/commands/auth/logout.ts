@@ -1,4 +1,5 @@
-// sched auth logout — removes the stored key of the profile (its base URL stays).
+// sched auth logout — removes the stored key or key command of the profile (its base URL stays;
+// the secret a key command reads stays in its store).
 import type { Context } from '../../context.js';
 import { quote } from '../../text/quote.js';
 import { checkProfileKnown } from '../../config/sources.js';
@@ -6,12 +7,16 @@ import { checkProfileKnown } from '../../config/sources.js';
 export async function run(ctx: Context): Promise<void> {
   const profile = ctx.globals.profile;
   const store = await ctx.config();
-  checkProfileKnown(profile, ctx.globals.profileSource, Object.keys(store.listProfiles()));
+  const profiles = store.listProfiles();
+  checkProfileKnown(profile, ctx.globals.profileSource, Object.keys(profiles));
+  const keyCommand = Object.hasOwn(profiles, profile) ? profiles[profile]?.keyCommand : undefined;
   const removed = await store.deleteKey(profile);
   ctx.io.err(
-    removed
-      ? `${ctx.io.colorErr.green('✓')} Removed the API key of profile ${quote(profile)} from ${store.path}`
-      : `No API key is stored for profile ${quote(profile)}; nothing to remove`,
+    !removed
+      ? `No API key is stored for profile ${quote(profile)}; nothing to remove`
+      : keyCommand
+        ? `${ctx.io.colorErr.green('✓')} Removed the key command of profile ${quote(profile)} (\`${keyCommand}\`) from ${store.path}; the secret it read is still in its store`
+        : `${ctx.io.colorErr.green('✓')} Removed the API key of profile ${quote(profile)} from ${store.path}`,
   );
   if (ctx.env.SCHED_API_KEY) {
     ctx.io.err('note: SCHED_API_KEY is still set in the environment; unset it to log out fully');

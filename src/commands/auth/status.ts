@@ -4,14 +4,21 @@
 import type { Context } from '../../context.js';
 import { AuthError, isSchedError } from '../../errors.js';
 import { maskKey } from '../../config/profiles.js';
-import { baseUrlSourceText, overrideNotes, type BaseUrlSource } from '../../config/sources.js';
+import {
+  baseUrlSourceText,
+  keySourceText,
+  overrideNotes,
+  type BaseUrlSource,
+  type KeySource,
+} from '../../config/sources.js';
 import type { Column } from '../../output/render.js';
 import { quote } from '../../text/quote.js';
+import type { Credentials } from '../../context.js';
 
 export interface AuthStatus {
   profile: string;
   baseUrl: string;
-  keySource: 'env' | 'profile' | null;
+  keySource: KeySource | null;
   key: string | null;
   /** null when the check could not be made (network error). */
   valid: boolean | null;
@@ -19,8 +26,23 @@ export interface AuthStatus {
   baseUrlSource: BaseUrlSource;
 }
 
+/**
+ * The credentials with the key; a key command that fails is reported after the status is shown
+ * (where the key comes from, no key), like a missing key.
+ */
+async function credentialsOf(ctx: Context): Promise<{ creds: Credentials; keyFailure?: unknown }> {
+  const creds = await ctx.credentials({ runKeyCommand: false });
+  if (creds.keySource !== 'command') return { creds };
+  try {
+    return { creds: await ctx.credentials() };
+  } catch (e) {
+    if (!(e instanceof AuthError)) throw e;
+    return { creds, keyFailure: e };
+  }
+}
+
 export async function run(ctx: Context): Promise<void> {
-  const creds = await ctx.credentials();
+  const { creds, keyFailure } = await credentialsOf(ctx);
   const status: AuthStatus = {
     profile: creds.profile,
     baseUrl: creds.baseUrl,
@@ -46,14 +68,6 @@ export async function run(ctx: Context): Promise<void> {
   }
 
   const { humanFormat, show } = await import('../../output/render.js');
-  const sourceText = (s: AuthStatus): string => {
-    if (s.keySource === 'env') {
-      return creds.envOverridesProfileKey
-        ? `env SCHED_API_KEY (overrides the key stored in profile ${quote(s.profile)})`
-        : 'env SCHED_API_KEY';
-    }
-    return s.keySource === 'profile' ? `profile ${quote(s.profile)}` : 'none';
-  };
   const sourceColumn: Column<AuthStatus> = {
     key: 'baseUrlSource',
     header: 'Base URL from',
@@ -65,7 +79,7 @@ export async function run(ctx: Context): Promise<void> {
     {
       key: 'keySource',
       header: 'Key from',
-      value: (s) => (ctx.io.stdoutIsTTY ? sourceText(s) : s.keySource),
+      value: (s) => (ctx.io.stdoutIsTTY ? keySourceText(creds) : s.keySource),
     },
     { key: 'key', header: 'Key', value: (s) => s.key ?? (ctx.io.stdoutIsTTY ? '(none)' : '') },
     {
@@ -80,10 +94,12 @@ export async function run(ctx: Context): Promise<void> {
   if (ctx.io.stdoutIsTTY && humanFormat(ctx.globals)) columns.splice(2, 0, sourceColumn);
   else columns.push(sourceColumn);
   for (const note of overrideNotes(creds)) ctx.io.err(ctx.io.colorErr.yellow(note));
-  // With no key there is nothing to show but the error; JSON still gets the whole object.
-  if (creds.apiKey || !humanFormat(ctx.globals)) {
+  // With no key there is nothing to show but the error; JSON still gets the whole object, and
+  // a failed key command the row that says where the key was to come from.
+  if (creds.apiKey || keyFailure || !humanFormat(ctx.globals)) {
     await show(ctx.io, ctx.globals, { records: [status], one: true, columns });
   }
+  if (keyFailure) throw keyFailure;
   if (!creds.apiKey) {
     throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
   }

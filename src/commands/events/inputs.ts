@@ -11,8 +11,12 @@ import {
   value,
   webhookSecretOption,
 } from '../define.js';
+import { EVENT_NAMES } from '../../api/types.js';
 
-const EVENT_ARG = arg('<event>', 'meetingScheduled, meetingCancelled or meetingRescheduled');
+const EVENT_ARG = arg(
+  '<event>',
+  `${EVENT_NAMES.slice(0, -1).join(', ')} or ${EVENT_NAMES[EVENT_NAMES.length - 1]}`,
+);
 
 /** --override and --override-new, the same on sample and send. */
 const OVERRIDE_OPTIONS = [

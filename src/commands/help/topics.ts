@@ -9,6 +9,10 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
   ['SCHED_CONFIG_DIR', 'directory of the config file (mode 0700; the file is 0600)'],
   ['SCHED_WEBHOOK_SECRET', 'webhook secret for sig, events send, webhooks listen and add'],
   [
+    'SCHED_MCP_LEVEL',
+    'level of sched mcp when neither --read-only nor --allow-write\nis given: read-only, default or allow-write (an MCP Bundle\nsets it from its "allow webhook changes" setting)',
+  ],
+  [
     'SCHED_COMPLETION_TTL',
     'seconds TAB completion keeps the slugs and webhooks it read\n(default 60; 0: ask the API on every TAB); kept per\nprofile and base URL in ~/.cache/sched/completion, no key',
   ],

@@ -20,7 +20,7 @@
 import type { Context } from '../../context.js';
 import { LARGE_BATCH, type LinkCreateOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
-import { ExitCode, NetworkError, QuietExit, asSchedError } from '../../errors.js';
+import { ExitCode, NetworkError, OutputFailed, QuietExit, asSchedError } from '../../errors.js';
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
@@ -28,6 +28,7 @@ import { show, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
 import { grouped, plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
+import { changedThenOutputFailed, trackWrites, type WriteCount } from '../../output/unwritten.js';
 import {
   pickMeetingType,
   resolveMeetingTypes,
@@ -143,7 +144,10 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
         ? `${limiter.limit} at a time (rate limited)`
         : undefined;
 
-  const minted = runBounded<Minted>(
+  // A failed write of the links stops new requests at once (those in flight finish: each may
+  // already have minted a link, which is then shown on stderr rather than lost).
+  const outputFailed = new AbortController();
+  const work = runBounded<Minted>(
     total,
     (i, stop) => {
       const type = types[Math.floor(i / count)]!;
@@ -162,12 +166,13 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     },
     {
       concurrency,
-      signal: ctx.signal,
+      signal: AbortSignal.any([ctx.signal, outputFailed.signal]),
       onSettled: (p) => progress.update(p.succeeded, rateNote()),
     },
   );
 
-  const out = progress.wrap(io);
+  const tracked = trackWrites(progress.wrap(io), work);
+  const { io: out, source: minted } = tracked;
   try {
     // JSON's shape follows what was asked, not how many came back: one object only for one
     // meeting type without --count; --count (even --count 1) or several types give an array.
@@ -186,6 +191,11 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
       linesWhen: 'default',
     });
   } catch (e) {
+    if (e instanceof OutputFailed && tracked.count.failure) {
+      outputFailed.abort();
+      await tracked.rest();
+      throw unwrittenError(tracked.count);
+    }
     if (e instanceof BoundedStop) throw stoppedError(e, ctx);
     throw e;
   } finally {
@@ -225,6 +235,23 @@ function rateSummary(s: LimiterStats, max: number): string {
   return (
     `Rate limited: ${plural(s.rateLimited, 'answer')} 429, each request sent again; ` +
     `requests in flight went down to ${s.minLimit} (from ${max}).`
+  );
+}
+
+/**
+ * Links were minted and stdout failed (full, or its reader left): how many were minted, how
+ * many reached stdout, and the others' URLs on stderr — a booking URL is not a secret, and a
+ * minted link cannot be taken back.
+ */
+function unwrittenError(count: WriteCount<Minted>): SchedError {
+  const made = count.written + count.unwritten.length;
+  return changedThenOutputFailed(
+    count.failure!,
+    { made, noun: ['link', 'links'], verb: 'minted', written: count.written },
+    {
+      label: 'the links not written to stdout (they exist; the API cannot delete them):',
+      lines: count.unwritten.map((m) => m.link.url),
+    },
   );
 }
 

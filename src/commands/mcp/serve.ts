@@ -4,15 +4,15 @@
 // base URL come from the profile and environment as for every command (ctx.api(), which says
 // on stderr what the environment overrides before the first write); with --sandbox, from an
 // embedded sandbox on a free loopback port instead.
-import { Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { masker, proxyCredentials, type Mask } from '../../mask.js';
-import { whenAborted } from '../../errors.js';
+import { Failure, messageOf, whenAborted } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
-import { toolsFor, type Access, type ToolDeps } from '../../mcp/tools.js';
+import { levelOf, selectTools, type Level } from '../../mcp/selection.js';
+import { LineTransport } from '../../mcp/stdio.js';
+import { toolsFor, type ToolDeps } from '../../mcp/tools.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { LOCAL_HOST } from '../define.js';
@@ -29,10 +29,11 @@ export interface McpSession {
   stop(): void;
 }
 
-export function accessOf(opts: McpOptions): Access {
-  if (opts.readOnly === true) return 'read-only';
-  if (opts.allowWrite === true) return 'write';
-  return 'default';
+/** What the server serves, said on stderr as it starts. */
+function startNote(level: Level, only: ReadonlySet<string> | undefined): string {
+  const n = only?.size ?? toolsFor(level.access).length;
+  const how = [level.source ?? 'default: no webhook changes', ...(only ? ['--tools'] : [])];
+  return `sched mcp: ${plural(n, 'tool')} on stdio (${how.join(', ')}); stop with Ctrl-C or by closing stdin.`;
 }
 
 /** The server, not yet connected: the run connects it to stdio, the tests to memory. */
@@ -47,7 +48,10 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
     mask = masker([...secrets]);
     io.addSecrets([...secrets]);
   };
-  const access = accessOf(opts);
+  // A bad level or tool name stops here (exit 2), before anything starts.
+  const level = levelOf(opts, ctx.env);
+  const { access } = level;
+  const only = selectTools(opts.tools, level);
   const sandbox = opts.sandbox === true;
 
   let api: () => Promise<ApiClient>;
@@ -79,39 +83,29 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
       (await resolveMeetingTypes({ signal }, client, [ref]))[0]!,
     env: ctx.env,
     addSecrets,
+    mask: () => mask,
   };
   const { server, idle } = createMcpServer({
     access,
     sandbox,
     version: ctx.version,
     deps,
+    ...(only ? { only } : {}),
     mask: () => mask,
     signal: stopped.signal,
   });
-  const n = toolsFor(access).length;
-  io.err(
-    `sched mcp: ${plural(n, 'tool')} on stdio (${access === 'write' ? '--allow-write' : access === 'read-only' ? '--read-only' : 'default: no webhook changes'}); stop with Ctrl-C or by closing stdin.`,
-  );
+  io.err(startNote(level, only));
   return { server, idle, mask: () => mask, stop: () => stopped.abort() };
-}
-
-/**
- * stdout for the transport: each frame (one JSON line, written whole) masked once more, so no
- * secret reaches the client whatever a result, an error or the SDK put in it.
- */
-export function maskingWriter(out: NodeJS.WritableStream, mask: () => Mask): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      // A client that went away (EPIPE) ends the session through stdout's 'close', not here.
-      out.write(mask()(chunk.toString()), () => done());
-    },
-  });
 }
 
 export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   const session = await startMcp(ctx, opts);
   const { io } = ctx;
-  const transport = new StdioServerTransport(io.stdin, maskingWriter(io.stdout, session.mask));
+  // Our own line reader and a writer that masks every frame's string values once more.
+  const transport = new LineTransport(io.stdin, io.stdout, {
+    mask: session.mask,
+    note: (line) => io.err(line),
+  });
   // The client closed stdin: the calls in flight still get their answers. Ctrl-C, SIGTERM or a
   // closed stdout: they are cancelled (their requests aborted).
   const ended = new Promise<'drain' | 'stop'>((resolve) => {
@@ -133,4 +127,12 @@ export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   if (how === 'drain') await Promise.race([session.idle(), whenAborted(ctx.signal)]);
   session.stop();
   await session.server.close();
+  if (transport.failure) {
+    throw new Failure(
+      `sched mcp: the connection on stdin failed: ${messageOf(transport.failure)}`,
+      {
+        hint: 'the client has to start the server again',
+      },
+    );
+  }
 }

@@ -1,4 +1,5 @@
-// sched profiles ls — every stored profile: name, base URL, whether a key is stored, and
+// sched profiles ls — every stored profile: name, base URL, whether a key is stored (or a
+// command that prints it), and
 // which one is current (--profile / SCHED_PROFILE / "default").
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/profiles.js';
@@ -8,6 +9,8 @@ export interface ProfileRow {
   name: string;
   baseUrl: string;
   hasKey: boolean;
+  /** The key is printed by a command the profile stores (never stored itself). */
+  keyCommand: boolean;
 }
 
 export async function run(ctx: Context): Promise<void> {
@@ -18,14 +21,19 @@ export async function run(ctx: Context): Promise<void> {
     .map(([name, p]) => ({
       name,
       baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
-      hasKey: Boolean(p.apiKey),
+      hasKey: Boolean(p.apiKey || p.keyCommand),
+      keyCommand: Boolean(p.keyCommand),
     }));
 
   const columns: Column<ProfileRow>[] = [
     { key: 'current', header: ' ', value: (r) => (r.name === current ? '*' : ''), style: 'green' },
     { key: 'name', header: 'NAME', value: (r) => r.name, style: 'bold' },
     { key: 'baseUrl', header: 'BASE URL', value: (r) => r.baseUrl },
-    { key: 'hasKey', header: 'KEY', value: (r) => (r.hasKey ? 'yes' : 'no') },
+    {
+      key: 'hasKey',
+      header: 'KEY',
+      value: (r) => (r.keyCommand ? 'command' : r.hasKey ? 'yes' : 'no'),
+    },
   ];
   const { show } = await import('../../output/render.js');
   await show(ctx.io, ctx.globals, { records: rows, columns });

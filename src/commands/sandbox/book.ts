@@ -6,6 +6,7 @@ import type { SandboxBookOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
 import { DEFAULT_INVITEE } from '../../sandbox/meetings.js';
+import { actionPath, SANDBOX_ACTIONS } from '../../sandbox/actions.js';
 import { quote, quoteUrl } from '../../text/quote.js';
 import { callControl, checkIsoTime, printResult, sandboxClient } from './shared.js';
 
@@ -60,9 +61,10 @@ export async function run(ctx: Context, flags: SandboxBookOptions): Promise<void
   const result = await callControl(
     ctx,
     client,
-    '/_sandbox/book',
+    actionPath('book'),
     body,
     `no single-use link ${quote(link.code)} in the sandbox at ${client.baseUrl}`,
   );
-  await printResult(ctx, client, `Booked meeting ${result.meeting.uuid}`, result);
+  const done = SANDBOX_ACTIONS.book.done;
+  await printResult(ctx, client, `${done} meeting ${result.meeting.uuid}`, result);
 }

@@ -1,15 +1,37 @@
-import { ALL_FORMATS, command, TEXT_OR_JSON } from '../define.js';
-import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
+import { ALL_FORMATS, command, type CommandDef, TEXT_OR_JSON } from '../define.js';
+import {
+  ACTION_VERBS,
+  actionName,
+  SANDBOX_ACTIONS,
+  type ActionVerb,
+} from '../../sandbox/actions.js';
 import {
   bookInput,
-  cancelInput,
   deliveriesInput,
+  meetingActionInput,
   meetingsInput,
-  rescheduleInput,
   serveInput,
 } from './inputs.js';
 
-const MEETING_JSON = 'the meeting object, as the sandbox API returns it';
+/** `sched sandbox <verb>` of each sandbox action (its row in src/sandbox/actions.ts). */
+function actionCommand(verb: ActionVerb): CommandDef {
+  const row = SANDBOX_ACTIONS[verb];
+  const common = {
+    name: actionName(verb),
+    description: `${row.summary} in a running sandbox (delivers ${row.event})`,
+    examples: row.cli.examples,
+    json: 'the meeting object, as the sandbox API returns it',
+    formats: ALL_FORMATS,
+  };
+  // The link action (book) has options and checks of its own; a meeting action's come from its row.
+  if (row.on === 'link')
+    return command({ ...common, input: bookInput, load: () => import('./book.js') });
+  return command({
+    ...common,
+    input: meetingActionInput(row),
+    load: async () => (await import('./action.js')).runAction(verb) as never,
+  });
+}
 
 export const sandbox = command({
   name: 'sandbox',
@@ -28,46 +50,7 @@ export const sandbox = command({
   formats: TEXT_OR_JSON,
   load: () => import('./serve.js'),
   commands: [
-    command({
-      name: 'book',
-      description: 'Book a single-use link in a running sandbox (delivers meetingScheduled)',
-      input: bookInput,
-      examples: [
-        `# a link's URL (http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/s/<code>) or its code; here, a new one:`,
-        'url=$(sched link create intro-call)',
-        'sched sandbox book "$url"',
-        `sched sandbox book "$(sched link create intro-call --json | jq -r .code)" --json`,
-        'sched sandbox book "$(sched link create intro-call)" --at 2030-12-03T11:00 --timezone Europe/London',
-      ],
-      json: MEETING_JSON,
-      formats: ALL_FORMATS,
-      load: () => import('./book.js'),
-    }),
-    command({
-      name: 'cancel',
-      description: 'Cancel a meeting in a running sandbox (delivers meetingCancelled)',
-      input: cancelInput,
-      examples: [
-        'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to cancel',
-        'sched sandbox cancel "$MEETING" --json',
-      ],
-      json: MEETING_JSON,
-      formats: ALL_FORMATS,
-      load: () => import('./cancel.js'),
-    }),
-    command({
-      name: 'reschedule',
-      description: 'Move a meeting in a running sandbox (delivers meetingRescheduled)',
-      input: rescheduleInput,
-      examples: [
-        'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to move',
-        'sched sandbox reschedule "$MEETING" --at 2030-12-01T15:00:00+01:00',
-        'sched sandbox reschedule "$MEETING" --at 2030-12-02T14:00:00Z --json',
-      ],
-      json: MEETING_JSON,
-      formats: ALL_FORMATS,
-      load: () => import('./reschedule.js'),
-    }),
+    ...ACTION_VERBS.map(actionCommand),
     command({
       name: 'meetings',
       description: 'List the meetings of a running sandbox (booked, cancelled, rescheduled)',

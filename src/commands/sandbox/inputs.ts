@@ -11,6 +11,7 @@ import {
   wholeNumber,
 } from '../define.js';
 import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
+import type { ActionRow } from '../../sandbox/actions.js';
 
 export const serveInput = input({
   options: [
@@ -48,7 +49,7 @@ export const serveInput = input({
 export type SandboxServeOptions = InputOf<typeof serveInput>;
 
 /**
- * The key book, cancel and reschedule send. The account's key (SCHED_API_KEY, the profile's)
+ * The key the sandbox's actions (book, cancel, reschedule, …) and readouts send. The account's key (SCHED_API_KEY, the profile's)
  * goes only to the configured base URL; a sandbox anywhere else gets this key, else the
  * documented sandbox key.
  */
@@ -74,20 +75,19 @@ export type SandboxBookOptions = InputOf<typeof bookInput>;
 
 const MEETING_ARG = arg('<meeting-uuid>', 'the meeting UUID');
 
-export const cancelInput = input({
-  args: [MEETING_ARG],
-  options: [value('--reason <text>', 'cancellation reason'), SANDBOX_KEY],
-});
-export type SandboxCancelOptions = InputOf<typeof cancelInput>;
-
-export const rescheduleInput = input({
-  args: [MEETING_ARG],
-  options: [
-    value('--at <iso-time>', 'the new start time, ISO 8601', { required: true }),
-    SANDBOX_KEY,
-  ],
-});
-export type SandboxRescheduleOptions = InputOf<typeof rescheduleInput>;
+/** A meeting action's input (its row in sandbox/actions.ts): the meeting, its options, the key. */
+export function meetingActionInput(row: ActionRow) {
+  const fields = (row.cli.fields ?? []).map((f) =>
+    f.required ? value(f.flags, f.description, { required: true }) : value(f.flags, f.description),
+  );
+  return input({ args: [MEETING_ARG], options: [...fields, SANDBOX_KEY] });
+}
+/** What a meeting action's run receives: the meeting, --api-key and its row's fields. */
+export interface SandboxActionOptions {
+  meetingUuid: string;
+  apiKey?: string;
+  [field: string]: string | undefined;
+}
 
 export const meetingsInput = input({ options: [SANDBOX_KEY] });
 export type SandboxMeetingsOptions = InputOf<typeof meetingsInput>;

@@ -6,11 +6,13 @@ import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { show, type Column } from '../../output/render.js';
+import { writeAfterChange } from '../../output/unwritten.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 // The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
 import { zonedTimeToUtc } from '../../sandbox/meetings.js';
+import { actionPath, type ActionVerb } from '../../sandbox/actions.js';
 
 interface DeliveryView {
   notification_uuid: string;
@@ -210,11 +212,11 @@ export async function callControl(
   }
 }
 
-/** `sched sandbox cancel|reschedule`: one action on one meeting, then the printed result. */
+/** `sched sandbox <verb> <meeting-uuid>` (cancel, reschedule, …): one action, then the printed result. */
 export async function meetingAction(
   ctx: Context,
   uuid: string,
-  action: 'cancel' | 'reschedule',
+  action: ActionVerb,
   body: Record<string, string>,
   done: string,
   flags: { apiKey?: string },
@@ -223,7 +225,7 @@ export async function meetingAction(
   const result = await callControl(
     ctx,
     client,
-    `/_sandbox/meetings/${encodeURIComponent(uuid)}/${action}`,
+    actionPath(action, encodeURIComponent(uuid)),
     body,
     `no meeting ${uuid} in the sandbox at ${client.baseUrl}`,
   );
@@ -327,14 +329,17 @@ export async function printResult(
   result: ActionResult,
 ): Promise<void> {
   const { io, globals } = ctx;
+  // The action is done: a stdout that fails says so ("Booked meeting <uuid>" -> "booked ...").
   // JSON prints the meeting alone; the other formats the result; -q the meeting's UUID.
-  await show(io, globals, {
-    records: [result],
-    one: true,
-    columns: COLUMNS,
-    document: () => result.meeting,
-    lines: (r) => r.meeting.uuid,
-  });
+  await writeAfterChange(`${verb.charAt(0).toLowerCase()}${verb.slice(1)} in the sandbox`, () =>
+    show(io, globals, {
+      records: [result],
+      one: true,
+      columns: COLUMNS,
+      document: () => result.meeting,
+      lines: (r) => r.meeting.uuid,
+    }),
+  );
   if (globals.quiet) return;
   const event = result.notified[0]?.event;
   if (result.notified.length === 0) {

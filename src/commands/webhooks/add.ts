@@ -8,23 +8,28 @@
 // Stripe CLI prints a secret only on --print-secret. A secret is never written to stderr, and a
 // secret the user gave is never echoed (except inside --json, which is the API's object).
 // Everything that can be checked locally is checked before any request.
-import { generateSecret } from '../../domain/webhooks/secret.js';
+import {
+  chooseSecret,
+  generateSecret,
+  secretGoes,
+  SECRET_VARIABLE,
+  type SecretChoice,
+} from '../../domain/webhooks/secret.js';
 import type { Context } from '../../context.js';
 import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
-import { messageOf, UsageError } from '../../errors.js';
+import { messageOf, OutputFailed, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { shellCommand } from '../../text/quote.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { show } from '../../output/render.js';
-import { nonEmptySecret, readPayload, secretFlag } from '../../domain/webhooks/input.js';
+import { nonEmptySecret, readPayload } from '../../domain/webhooks/input.js';
 import { checkWebhookUrl, urlKey } from '../../domain/webhooks/url.js';
 import { sameEvents } from '../../domain/webhooks/sync/plan.js';
 import { defaultEvents, parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 import { forcedTTY } from '../../io.js';
 import { openSecretFile, type SecretFile } from '../../domain/webhooks/secret-out.js';
-
-type SecretChoice =
-  { kind: 'generate' } | { kind: 'given'; secret: string; fromEnv?: true } | { kind: 'none' };
 
 const MAX_SECRET_BYTES = 64 * 1024;
 
@@ -44,15 +49,6 @@ async function readSecretFromStdin(ctx: Context): Promise<string> {
   return secret;
 }
 
-// Giving more than one of --secret, --secret-stdin and --no-secret is refused before run (their
-// `exclusive` group in index.ts).
-function secretFromFlags(flags: WebhooksAddOptions): SecretChoice | 'stdin' | undefined {
-  if (typeof flags.secret === 'string') return { kind: 'given', secret: secretFlag(flags.secret) };
-  if (flags.secret === false) return { kind: 'none' };
-  if (flags.secretStdin === true) return 'stdin';
-  return undefined;
-}
-
 function validUrl(v: string): true | string {
   try {
     checkWebhookUrl(v.trim(), 'the URL');
@@ -68,9 +64,10 @@ async function askSecret(prompter: Prompter): Promise<SecretChoice> {
     { name: 'Enter my own secret', value: 'enter' as const },
     { name: 'None: unsigned deliveries', value: 'none' as const },
   ]);
-  if (mode !== 'enter') return { kind: mode };
+  if (mode === 'generate') return { kind: mode };
+  if (mode === 'none') return { kind: mode, from: 'prompt' };
   const secret = await prompter.password('Secret', { validate: nonEmptySecret });
-  return { kind: 'given', secret };
+  return { kind: 'given', secret, from: 'prompt' };
 }
 
 /** The questions asked on a terminal when --url is missing (each only if not given by flag). */
@@ -93,58 +90,37 @@ async function ask(
   return { url, events: EVENT_NAMES.filter((e) => events.includes(e)), secret };
 }
 
-/** CI set (to anything but empty, 0 or false), as CI services and gh read it. */
-function inCI(env: Record<string, string | undefined>): boolean {
-  const v = env.CI;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}
-
 /**
- * Where a generated secret goes: the --secret-out file, else stdout. Refused before any request
- * (nothing created): the destination flags with a secret the user gave by flag, and a generated
- * secret bound for a CI job's log (stdout not a real terminal) that the user did not ask for.
+ * The generated secret of a webhook just created could not be written (stdout or --secret-out
+ * failed): nobody has it, and it is never put on stderr (SECURITY.md), so the webhook is
+ * deleted — a change begun finishes its own steps, whatever the output does — and that is said.
  */
-function generatedSecretDestination(
-  ctx: Context,
-  flags: WebhooksAddOptions,
-  secret: SecretChoice,
-): string | undefined {
-  const out = typeof flags.secretOut === 'string' ? flags.secretOut : undefined;
-  const chosen = out !== undefined || flags.printSecret === true;
-  const named = out !== undefined ? '--secret-out' : '--print-secret';
-  if (chosen && secretFromFlags(flags) !== undefined) {
-    throw new UsageError(
-      `${named} is for a generated secret; --secret, --secret-stdin and --no-secret generate none`,
-      { hint: `drop ${named}, or drop the secret option to have one generated` },
+async function secretLost(
+  client: ApiClient,
+  uuid: string,
+  failure: OutputFailed,
+): Promise<OutputFailed> {
+  const { deleteWebhook } = await import('../../api/endpoints.js');
+  try {
+    await deleteWebhook(client, uuid);
+    return failure.afterChange(
+      `the new webhook ${uuid} was deleted, since its signing secret could not be kept`,
+    );
+  } catch (e) {
+    return failure.afterChange(
+      `the new webhook ${uuid} has a signing secret nobody has, and deleting it failed: ${messageOf(e)}`,
+      [],
+      `delete it: ${shellCommand`sched webhooks rm ${uuid}`}`,
     );
   }
-  if (secret.kind === 'given' && secret.fromEnv && chosen) {
-    ctx.io.err(`Note: SCHED_WEBHOOK_SECRET is set, so no secret is generated; ${named} is unused.`);
-    return undefined;
-  }
-  if (secret.kind !== 'generate' || chosen) return out;
-  const terminal = ctx.io.stdoutIsTTY && !forcedTTY(ctx.env);
-  if (inCI(ctx.env) && !terminal) {
-    throw new UsageError(
-      'in CI a generated signing secret would be printed into the job log; nothing was created',
-      {
-        hint:
-          'say where it goes: --secret-out <file> (written 0600), or --print-secret; ' +
-          'or give your own with SCHED_WEBHOOK_SECRET or --secret-stdin',
-      },
-    );
-  }
-  return undefined;
 }
 
 export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void> {
   const { io, globals } = ctx;
-  // --secret > --secret-stdin > SCHED_WEBHOOK_SECRET > generated: the variable `sig`,
-  // `events send` and `listen` verify with is the one a new webhook signs with.
-  const fromEnv = ctx.env.SCHED_WEBHOOK_SECRET;
-  const secretFlag =
-    secretFromFlags(flags) ??
-    (fromEnv ? { kind: 'given', secret: fromEnv, fromEnv: true } : undefined);
+  // The variable `sig`, `events send` and `listen` verify with is the one a new webhook signs
+  // with; giving more than one of --secret, --secret-stdin and --no-secret is refused before
+  // run (their `exclusive` group).
+  const given = chooseSecret({ flag: flags.secret, stdin: flags.secretStdin }, ctx.env);
   const eventsFlag = flags.event ? parseEventList(flags.event) : undefined;
 
   let url: string;
@@ -154,18 +130,29 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     url = checkWebhookUrl(flags.url, '--url');
     events = eventsFlag ?? defaultEvents();
     secret =
-      secretFlag === 'stdin'
-        ? { kind: 'given', secret: await readSecretFromStdin(ctx) }
-        : (secretFlag ?? { kind: 'generate' });
-  } else if (io.canPrompt() && secretFlag !== 'stdin') {
-    ({ url, events, secret } = await ask(ctx, { events: eventsFlag, secret: secretFlag }));
+      given.kind === 'stdin'
+        ? { kind: 'given', secret: await readSecretFromStdin(ctx), from: 'stdin' }
+        : given.kind === 'absent'
+          ? { kind: 'generate' }
+          : given;
+  } else if (io.canPrompt() && given.kind !== 'stdin') {
+    const asked = { events: eventsFlag, secret: given.kind === 'absent' ? undefined : given };
+    ({ url, events, secret } = await ask(ctx, asked));
   } else {
     throw new UsageError('--url is required', {
       hint: 'e.g. sched webhooks add --url https://example.com/hooks/sched',
     });
   }
 
-  const secretOut = generatedSecretDestination(ctx, flags, secret);
+  const goes = secretGoes(secret, {
+    file: flags.secretOut,
+    print: flags.printSecret,
+    terminal: io.stdoutIsTTY && !forcedTTY(ctx.env),
+    env: ctx.env,
+  });
+  if (goes.unused) {
+    io.err(`Note: ${SECRET_VARIABLE} is set, so no secret is generated; ${goes.unused} is unused.`);
+  }
 
   // A secret the user gave is never shown, in whatever a server echoes (the output gate).
   if (secret.kind === 'given') io.addSecrets([secret.secret]);
@@ -194,13 +181,13 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     }
   }
 
-  if (secret.kind === 'given' && secret.fromEnv) {
+  if (secret.kind === 'given' && secret.from === 'env') {
     io.err('Signing with the secret from SCHED_WEBHOOK_SECRET.');
   }
   const generated = secret.kind === 'generate' ? generateSecret() : undefined;
   // The file is opened before the webhook exists: a path that cannot be written stops here.
   const file: SecretFile | undefined =
-    generated && secretOut !== undefined ? await openSecretFile(secretOut) : undefined;
+    generated && goes.file !== undefined ? await openSecretFile(goes.file) : undefined;
   const { createWebhook } = await import('../../api/endpoints.js');
   let created: Webhook;
   try {
@@ -216,9 +203,15 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
 
   // The secret to keep is the one the service will sign with; it echoes it on creation.
   const newSecret = generated && (typeof created.secret === 'string' ? created.secret : generated);
-  const shownSecret = flags.printSecret === true || !file ? newSecret : undefined;
+  const shownSecret = goes.stdout ? newSecret : undefined;
   if (file && newSecret) {
-    await file.write(newSecret);
+    try {
+      await file.write(newSecret);
+    } catch (e) {
+      await file.discard();
+      const target = { kind: 'file', flag: '--secret-out', path: file.path } as const;
+      throw await secretLost(client, created.uuid, new OutputFailed(target, e));
+    }
     if (!globals.quiet)
       io.err(
         `The signing secret is in ${file.path} (mode 0600): the service never shows it again.`,
@@ -229,15 +222,22 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       created = { ...created, secret: null };
     }
   }
-  await show(io, globals, {
-    records: [created],
-    one: true,
-    columns: shownSecret
-      ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
-      : WEBHOOK_COLUMNS,
-    // -q: the one value that cannot be got again, the generated secret; else the new UUID.
-    lines: (w) => shownSecret ?? w.uuid,
-  });
+  try {
+    await show(io, globals, {
+      records: [created],
+      one: true,
+      columns: shownSecret
+        ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
+        : WEBHOOK_COLUMNS,
+      // -q: the one value that cannot be got again, the generated secret; else the new UUID.
+      lines: (w) => shownSecret ?? w.uuid,
+    });
+  } catch (e) {
+    if (!(e instanceof OutputFailed)) throw e;
+    // A generated secret that reached nobody: the webhook is useless (and never on stderr).
+    if (shownSecret) throw await secretLost(client, created.uuid, e);
+    throw e.afterChange(`webhook ${created.uuid} was created`);
+  }
 
   // -q keeps stderr to what matters: a secret printed alone on stdout needs no instructions,
   // but an unsigned webhook is still a risk worth a line.

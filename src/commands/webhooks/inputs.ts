@@ -4,6 +4,7 @@ import { isUuid } from '../../api/uuid.js';
 import { UsageError } from '../../errors.js';
 import { quote } from '../../text/quote.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
+import { SECRET_OUT_EXISTING } from '../../domain/webhooks/secret-out.js';
 import {
   arg,
   flag,
@@ -20,14 +21,12 @@ import {
   webhookSecretOption,
   type InputOf,
 } from '../define.js';
+import { EVENT_NAMES } from '../../api/types.js';
 
 export const addInput = input({
   options: [
     value('--url <url>', 'the endpoint URL (absolute http or https)'),
-    list(
-      '--event <name>',
-      'event to send: meetingScheduled, meetingCancelled, meetingRescheduled (repeatable; default all)',
-    ),
+    list('--event <name>', `event to send: ${EVENT_NAMES.join(', ')} (repeatable; default all)`),
     // One secret choice: commander would fold --secret and --no-secret into one value (the
     // last one wins); the group makes a contradictory pair a usage error instead.
     value(
@@ -41,7 +40,7 @@ export const addInput = input({
     flag('--no-secret', 'create an unsigned webhook', { exclusive: 'secret' }),
     value(
       '--secret-out <file>',
-      'write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (an empty one, as mktemp makes, is used)',
+      `write a generated secret to this new file (mode 0600) instead of stdout; an existing file is never overwritten (${SECRET_OUT_EXISTING}, is used)`,
     ),
     flag(
       '--print-secret',

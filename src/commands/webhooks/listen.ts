@@ -9,11 +9,10 @@
 import type { Context } from '../../context.js';
 import type { WebhooksListenOptions } from './inputs.js';
 import { LOCAL_HOST } from '../define.js';
-import { QuietExit, UsageError } from '../../errors.js';
+import { OutputFailed, UsageError } from '../../errors.js';
 import { parseEventList } from '../../domain/webhooks/event-names.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
-import { resolveSecret } from '../../domain/webhooks/input.js';
-import { generateSecret } from '../../domain/webhooks/secret.js';
+import { chooseSecret, generateSecret, secretGoes } from '../../domain/webhooks/secret.js';
 import { CaptureFile } from '../../domain/webhooks/listen/capture.js';
 import { Listener } from '../../domain/webhooks/listen/listener.js';
 import type { WebhookApi } from '../../domain/webhooks/listen/register.js';
@@ -28,14 +27,16 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   if (capture) ctx.defer(() => capture.close());
   const { io } = ctx;
   const json = printsData(ctx.globals);
-  let stdoutClosed = false;
+  // stdout that failed stops the listener (its webhook still deleted): a reader that left
+  // (`| head -1`) is a server's normal end; a full disk is said after the clean-up, exit 1.
+  let stdoutFailed: OutputFailed | undefined;
   const write = async (text: string) => {
-    if (stdoutClosed || text === '') return;
+    if (stdoutFailed || text === '') return;
     try {
       await renderText(io, text);
     } catch (e) {
-      if (!(e instanceof QuietExit)) throw e;
-      stdoutClosed = true; // `| head -1`: a server's normal end
+      if (!(e instanceof OutputFailed)) throw e;
+      stdoutFailed = e;
       listener.interrupt();
     }
   };
@@ -64,7 +65,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   const webhook = await listener.register();
   // The app behind --forward-to must verify with a generated secret: shown once, on stdout
   // (like `webhooks add`), never on stderr (a CI log).
-  const shown = webhook && o.generated && o.forwardTo.length > 0 ? listener.verifyingWith : '';
+  const shown = webhook && o.generated && o.shownSecret ? listener.verifyingWith : '';
   for (const line of show.registeredLines(webhook, { ...o, shown: Boolean(shown) })) io.err(line);
   if (!listener.stopping) {
     // The ready line: a script waits for it (or for the first --json line) before it triggers.
@@ -81,6 +82,11 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   // A clean stop is exit 0, unless the webhook was left behind or --max-time came first.
   const failure = show.stopFailure(summary, { ...o, limit: flags.count, maxTimeS: flags.maxTime });
   if (failure) throw failure;
+  // The data asked for could not be written: the recording, or stdout (not a reader that left).
+  if (capture?.error !== undefined) {
+    throw new OutputFailed({ kind: 'file', flag: '--record', path: capture.file }, capture.error);
+  }
+  if (stdoutFailed && !stdoutFailed.readerLeft) throw stdoutFailed;
 }
 
 /** The flags checked, before a port is opened or a request is made. */
@@ -98,16 +104,27 @@ async function settings(ctx: Context, flags: WebhooksListenOptions) {
   if (flags.recordUnverified === true && flags.record === undefined) {
     throw new UsageError('--record-unverified needs --record <file>');
   }
-  const given = await resolveSecret(ctx, flags.secret, { prompt: false, why: '' });
-  const generated = registerUrl && !given ? generateSecret() : undefined;
+  const choice = chooseSecret({ flag: flags.secret, generate: Boolean(registerUrl) }, ctx.env);
+  const given = choice.kind === 'given' ? choice : undefined;
+  // Never shown again, in whatever a receiver echoes (the output gate masks it).
+  if (given) ctx.io.addSecrets([given.secret]);
+  const generated = choice.kind === 'generate' ? generateSecret() : undefined;
+  const needs = forwardTo.length > 0 ? ('app' as const) : ('nobody' as const);
+  const shownSecret = secretGoes(choice, {
+    needs,
+    terminal: ctx.io.stdoutIsTTY,
+    env: ctx.env,
+  }).stdout;
   const events = kept ?? parseEventList(undefined);
   const secretFrom = generated
     ? ('generated' as const)
-    : given &&
-      (given.source === 'flag' ? ('--secret' as const) : ('SCHED_WEBHOOK_SECRET' as const));
+    : given && (given.from === 'flag' ? ('--secret' as const) : ('SCHED_WEBHOOK_SECRET' as const));
   // With a secret, only verified deliveries reach the app, unless the user opts in.
   const forwardAll = flags.forwardUnverified === true;
-  return { host, registerUrl, kept, forwardTo, given, generated, events, secretFrom, forwardAll };
+  return {
+    ...{ host, registerUrl, kept, forwardTo, given, generated, events, secretFrom, forwardAll },
+    shownSecret,
+  };
 }
 
 /** The webhook calls of --register, on the command's API client (loaded when first needed). */

@@ -9,7 +9,8 @@
 import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
-import { Interrupted, NotFoundError } from '../../errors.js';
+import { Interrupted, NotFoundError, OutputFailed } from '../../errors.js';
+import { changedThenOutputFailed, trackWrites, type WriteCount } from '../../output/unwritten.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
@@ -67,7 +68,7 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
           ? 'There are no webhooks; nothing was deleted.'
           : `No webhook has the URL ${quote(mode.url)}; nothing was deleted.`,
       );
-      await printDeleted(ctx, []);
+      await printDeleted(io, ctx.globals, []);
       return;
     }
     if (!yes) {
@@ -91,6 +92,7 @@ async function deleteAll(
 ): Promise<void> {
   const { io } = ctx;
   const { deleteWebhook } = await import('../../api/endpoints.js');
+  const outputFailed = new AbortController();
   const outcomes = runBounded<Outcome>(
     targets.length,
     async (i) => {
@@ -105,7 +107,8 @@ async function deleteAll(
         throw e;
       }
     },
-    { concurrency: DELETE_CONCURRENCY, signal: ctx.signal },
+    // A failed write of the list stops new DELETEs (those in flight finish and are counted).
+    { concurrency: DELETE_CONCURRENCY, signal: AbortSignal.any([ctx.signal, outputFailed.signal]) },
   );
 
   const deleted: string[] = [];
@@ -121,10 +124,16 @@ async function deleteAll(
     }
   }
 
+  const tracked = trackWrites(io, deletions());
   let stop: BoundedStop | undefined;
   try {
-    await printDeleted(ctx, deletions());
+    await printDeleted(tracked.io, ctx.globals, tracked.source);
   } catch (e) {
+    if (e instanceof OutputFailed && tracked.count.failure) {
+      outputFailed.abort();
+      await tracked.rest();
+      throw unlistedError(tracked.count, deleted.length);
+    }
     if (!(e instanceof BoundedStop)) throw e;
     stop = e;
   }
@@ -150,14 +159,30 @@ async function deleteAll(
  * The deleted webhooks: their UUIDs for people, one record each, or one JSON object written
  * whole once the work is over (or cut short).
  */
-async function printDeleted(ctx: Context, deleted: ListSource<{ uuid: string }>): Promise<void> {
-  await show(ctx.io, ctx.globals, {
+async function printDeleted(
+  io: Context['io'],
+  settings: Context['globals'],
+  deleted: ListSource<{ uuid: string }>,
+): Promise<void> {
+  await show(io, settings, {
     records: deleted,
     columns: COLUMNS,
     lines: (d) => d.uuid,
     linesWhen: 'always',
     document: (all) => ({ deleted: (all as Array<{ uuid: string }>).map((d) => d.uuid) }),
   });
+}
+
+/** stdout failed while deleting: how many were deleted, how many listed, the others' UUIDs. */
+function unlistedError(count: WriteCount<{ uuid: string }>, deleted: number): OutputFailed {
+  return changedThenOutputFailed(
+    count.failure!,
+    { made: deleted, noun: ['webhook', 'webhooks'], verb: 'deleted', written: count.written },
+    {
+      label: 'the webhooks deleted but not listed on stdout:',
+      lines: count.unwritten.map((d) => d.uuid),
+    },
+  );
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {

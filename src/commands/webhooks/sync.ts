@@ -12,7 +12,8 @@ import { adaptivePageLimiter } from '../../bulk/page-walk.js';
 import { MAX_HELD_ITEMS } from '../../api/paginate.js';
 import type { Webhook } from '../../api/types.js';
 import type { SchedError } from '../../errors.js';
-import { Interrupted, NetworkError, UsageError } from '../../errors.js';
+import { Interrupted, NetworkError, OutputFailed, UsageError } from '../../errors.js';
+import { writeAfterChange } from '../../output/unwritten.js';
 import { parseSyncText, readSyncInput } from '../../domain/webhooks/sync/parse.js';
 import { masker } from '../../mask.js';
 import { validateSyncDocument } from '../../domain/webhooks/sync/validate.js';
@@ -129,10 +130,18 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
         if (!quiet) say(doneLine(d, io.colorErr));
       },
     });
-    await printResult(ctx, plan, resultFromDone(plan, done), { incomplete: false });
+    const result = resultFromDone(plan, done);
+    await writeAfterChange(`the sync was applied (${summaryLine(countsOf(result), false)})`, () =>
+      printResult(ctx, plan, result, { incomplete: false }),
+    );
   } catch (e) {
     if (!(e instanceof SyncStopped)) throw e;
-    await printResult(ctx, plan, resultFromDone(plan, e.done), { incomplete: true });
+    // What was done is said on stderr by the error below, whether or not stdout takes it.
+    await printResult(ctx, plan, resultFromDone(plan, e.done), {
+      incomplete: true,
+    }).catch((x: unknown) => {
+      if (!(x instanceof OutputFailed)) throw x;
+    });
     throw stoppedError(ctx, e, flags, redact);
   }
 }

@@ -4,7 +4,8 @@
 // receiver that de-duplicates on it does not drop the second sample it is sent.
 import type { EventName, Meeting } from '../../api/types.js';
 import { buildDeliveryBody, type DeliveryBody } from './delivery.js';
-import { buildMeeting, cancelMeeting, rescheduleMeeting } from './meeting.js';
+import { EVENTS } from './events.js';
+import { buildMeeting } from './meeting.js';
 
 export const SAMPLE_HOST_TIMEZONE = 'Europe/Berlin';
 export const SAMPLE_MEETING_UUID = '5f0c2a9e-8b1d-4c3e-9a7f-2d6b4e8c1a35';
@@ -47,28 +48,11 @@ function scheduledSample(): Meeting {
   });
 }
 
-/** The sample meeting as it is after `event` happened. */
+/** The sample meeting as it is after `event` happened (its registry row's `sample` change). */
 export function sampleMeeting(event: EventName): Meeting {
+  const { apply, sample } = EVENTS[event];
   const m = scheduledSample();
-  switch (event) {
-    case 'meetingScheduled':
-      return m;
-    case 'meetingCancelled':
-      return cancelMeeting(m, {
-        hostTimezone: SAMPLE_HOST_TIMEZONE,
-        at: '2026-03-12T09:15:00Z',
-        reason: 'Something came up, sorry!',
-        canceledBy: 'invitee',
-      });
-    case 'meetingRescheduled':
-      return rescheduleMeeting(m, {
-        hostTimezone: SAMPLE_HOST_TIMEZONE,
-        newStart: '2026-03-19T16:00:00Z',
-        at: '2026-03-13T08:00:00Z',
-        reason: 'Could we do Thursday instead?',
-        rescheduledBy: 'invitee',
-      });
-  }
+  return apply && sample ? apply(m, { ...sample, hostTimezone: SAMPLE_HOST_TIMEZONE }) : m;
 }
 
 /** A delivery of `event` with the sample meeting: payload and the exact bytes. */

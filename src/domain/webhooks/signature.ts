@@ -92,6 +92,12 @@ export interface DiagnosisInput {
   received: string;
   /** The payload, or undefined when it was too large to keep. */
   payload: Buffer | undefined;
+  /**
+   * The value came from a caller who must not learn the secret (an MCP client, which a prompt
+   * injection can steer): it is never compared with the secret itself, which would make the
+   * diagnosis an oracle for guesses.
+   */
+  untrusted?: boolean;
 }
 
 export interface Diagnosis {
@@ -234,7 +240,7 @@ export function diagnoseSignature(input: DiagnosisInput): Diagnosis[] {
     );
   }
 
-  if (received === secret.trim()) {
+  if (input.untrusted !== true && received === secret.trim()) {
     add(
       false,
       'the signature value is the secret itself: the header carries HMAC-SHA256(secret, body), never the secret',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runSched } from '../../helpers/run.js';
-import type { DeliveryPayload } from '../../../src/api/types.js';
+import { EVENT_NAMES, type DeliveryPayload } from '../../../src/api/types.js';
 
 const SPEC_FIELDS = [
   'answers',
@@ -108,7 +108,7 @@ describe('sched events sample', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown event "meetingBooked"');
-    for (const n of ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled']) {
+    for (const n of EVENT_NAMES) {
       expect(r.stderr).toContain(n);
     }
     // Event names forgive case, as `webhooks add --event` always did (one rule for every caller).

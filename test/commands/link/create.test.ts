@@ -424,3 +424,52 @@ describe('sched link create: more than 1,000 links', () => {
     expect(lines(piped.stdout)).toHaveLength(1001);
   });
 });
+
+describe('sched link create when stdout fails (issue 40)', () => {
+  /** Every URL in `text` (stdout or stderr). */
+  const urlsIn = (text: string) =>
+    (text.match(/http:\/\/127\.0\.0\.1:\d+\/s\/\S+/g) ?? []).map((u) => u.split('/s/')[1]);
+
+  it.each([
+    [
+      'a full disk (ENOSPC)',
+      'ENOSPC',
+      /could not write to stdout \(no space left on the device, ENOSPC\)/,
+    ],
+    [
+      'a reader that left (EPIPE)',
+      'EPIPE',
+      /could not write to stdout \(the reader closed it, EPIPE\)/,
+    ],
+  ])(
+    '%s: no new POST after the failure, the counts said, every minted link on stdout or stderr, exit 1',
+    async (_what, code, said) => {
+      const r = await link([INTRO, '--count', '200', '--concurrency', '4'], {
+        stdoutFails: { code, writes: 2 },
+      });
+      expect(r.code).toBe(1);
+      const minted = [...h.sb.state.links.keys()];
+      // Stopped at once: the 2 written, the failed one, and at most those in flight then.
+      expect(minted.length).toBeGreaterThanOrEqual(3);
+      expect(minted.length).toBeLessThan(3 + 4 + 1);
+      expect(posts()).toHaveLength(minted.length);
+      const [first] = r.stderr.split('\n');
+      expect(first).toMatch(said);
+      expect(first).toContain(`: ${minted.length} links were minted; 2 were written to stdout`);
+      expect(urlsIn(r.stdout)).toHaveLength(2);
+      // The others, whole, one per line under the message: nothing minted is lost, none twice.
+      expect([...urlsIn(r.stdout), ...urlsIn(r.stderr)].sort()).toEqual([...minted].sort());
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it('--json: the same counts (the array could not be closed)', async () => {
+    const r = await link([INTRO, '--count', '30', '--json'], {
+      stdoutFails: { code: 'ENOSPC', writes: 0 },
+    });
+    expect(r.code).toBe(1);
+    const n = h.sb.state.links.size;
+    expect(r.stderr).toContain(`${n} links were minted; 0 were written to stdout`);
+    expect(urlsIn(r.stderr)).toHaveLength(n);
+  });
+});

@@ -43,7 +43,7 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
   SCHED_CONFIG_DIR: config.path,
   SCHED_BASE_URL: sb.baseUrl,
   SCHED_API_KEY: sb.apiKey,
-  MCP_HOOK_SECRET: HOOK_SECRET,
+  SCHED_WEBHOOK_SECRET_HOOK: HOOK_SECRET,
   SCHED_WEBHOOK_SECRET: VERIFY_SECRET,
   ...extra,
 });
@@ -88,7 +88,7 @@ describe('sched mcp: the tools that need no account', () => {
     const byName = await h.call('verify_webhook_signature', {
       payload,
       signature: signPayload(HOOK_SECRET, payload),
-      secret_env: 'MCP_HOOK_SECRET',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
     });
     expect(byName.structured).toEqual({ valid: true, reason: null });
     // The account tools say what is missing, as the CLI would.
@@ -193,7 +193,7 @@ describe('sched mcp --sandbox', () => {
     expect(link.isError, link.text).toBe(false);
     const hook = await h.call('create_webhook', {
       url: 'https://hooks.example.com/s',
-      secret_env: 'MCP_HOOK_SECRET',
+      secret_env: 'SCHED_WEBHOOK_SECRET_HOOK',
     });
     expect(hook.isError, hook.text).toBe(false);
     const list = await h.call('list_webhooks');

@@ -15,6 +15,7 @@ beforeEach(() => {
         staging: { baseUrl: 'http://127.0.0.1:4010/api', apiKey: 'STAGING-SECRET-KEY-123' },
         default: { baseUrl: 'https://harmonizely.com/api', apiKey: 'DEFAULT-SECRET-KEY-456' },
         old: {},
+        vault: { keyCommand: 'secret-tool lookup service sched' },
       },
     }),
     { mode: 0o600 },
@@ -25,13 +26,15 @@ afterEach(() => {
 });
 
 describe('sched profiles ls', () => {
-  it('--json: every profile with its base URL and whether a key is stored, never the key', async () => {
+  it('--json: every profile with its base URL and whether a key (or key command) is stored, never the key', async () => {
     const r = await runSched(['profiles', 'ls', '--json'], { env: { SCHED_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
+    const url = 'https://secure.simplymeet.me/api';
     expect(JSON.parse(r.stdout)).toEqual([
-      { name: 'default', baseUrl: 'https://harmonizely.com/api', hasKey: true },
-      { name: 'old', baseUrl: 'https://secure.simplymeet.me/api', hasKey: false },
-      { name: 'staging', baseUrl: 'http://127.0.0.1:4010/api', hasKey: true },
+      { name: 'default', baseUrl: 'https://harmonizely.com/api', hasKey: true, keyCommand: false },
+      { name: 'old', baseUrl: url, hasKey: false, keyCommand: false },
+      { name: 'staging', baseUrl: 'http://127.0.0.1:4010/api', hasKey: true, keyCommand: false },
+      { name: 'vault', baseUrl: url, hasKey: true, keyCommand: true },
     ]);
     expect(r.stdout + r.stderr).not.toMatch(/SECRET-KEY/);
   });
@@ -46,6 +49,7 @@ describe('sched profiles ls', () => {
         '\tdefault\thttps://harmonizely.com/api\tyes',
         '\told\thttps://secure.simplymeet.me/api\tno',
         '*\tstaging\thttp://127.0.0.1:4010/api\tyes',
+        '\tvault\thttps://secure.simplymeet.me/api\tcommand',
         '',
       ].join('\n'),
     );
@@ -61,6 +65,8 @@ describe('sched profiles ls', () => {
     const plain = r.stdout.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toMatch(/NAME\s+BASE URL\s+KEY/);
     expect(plain).toMatch(/\*\s+old\s+https:\/\/secure\.simplymeet\.me\/api\s+no/);
+    // The key comes from a command: said, and the command is not run to list profiles.
+    expect(plain).toMatch(/vault\s+https:\/\/secure\.simplymeet\.me\/api\s+command/);
   });
 
   it('no profiles: [] with --json, and a hint on stderr', async () => {

@@ -3,7 +3,7 @@
 // --secret-out names, printed only on --print-secret, and otherwise refused (exit 2, nothing
 // created, the fix named).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSched } from '../../helpers/run.js';
@@ -106,11 +106,11 @@ describe('webhooks add in CI: a generated secret needs a destination', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('an empty file (mktemp) is used and made 0600; a non-empty one, a link or a directory is refused before any request', async () => {
+  it('an empty 0600 file (mktemp) is used; a non-empty one, a link or a directory is refused before any request', async () => {
     const d = await freshDir();
     const empty = join(d, 'tmp.XXXX');
     await writeFile(empty, '');
-    await chmod(empty, 0o644);
+    await chmod(empty, 0o600);
     const ok = await ci(['--secret-out', empty, '-q']);
     expect(ok.code, ok.stderr).toBe(0);
     expect((await readFile(empty, 'utf8')).trim()).toBe(stored()[0]!.secret);
@@ -135,6 +135,36 @@ describe('webhooks add in CI: a generated secret needs a destination', () => {
       expect(r.stdout).toBe('');
     }
     expect(await readFile(full, 'utf8')).toBe('the-secret-of-another-webhook\n');
+    expect(posts()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
+  });
+
+  // Issue 38, finding 5: an empty file that was open to others (or has another name) may be
+  // open in another user's process already; making it 0600 then would not stop that reader.
+  it('an empty file with a group/other bit or a second hard link is refused, left as it was, before any request', async () => {
+    const d = await freshDir();
+    const cases: Array<[string, number, RegExp]> = [
+      ['open-0644', 0o644, /it exists with mode 0644, open to others .*it must be 0600/],
+      ['open-0640', 0o640, /it exists with mode 0640, open to others/],
+      ['open-0602', 0o602, /it exists with mode 0602, open to others/],
+      ['linked', 0o600, /it has other hard links/],
+    ];
+    for (const [name, mode, why] of cases) {
+      const path = join(d, name);
+      await writeFile(path, '');
+      await chmod(path, mode);
+      if (name === 'linked') await link(path, join(d, 'other-name'));
+      const r = await ci(['--secret-out', path]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).toContain(
+        'hint: name a new file (or an empty file of mode 0600, as mktemp makes); a secret is never overwritten',
+      );
+      expect(r.stdout).toBe('');
+      const st = await stat(path);
+      expect(st.mode & 0o777).toBe(mode);
+      expect(st.size).toBe(0);
+    }
     expect(posts()).toHaveLength(0);
     expect(stored()).toHaveLength(0);
   });

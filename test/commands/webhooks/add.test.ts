@@ -349,3 +349,46 @@ describe('webhooks add on a terminal without --url', () => {
     expect(r.stderr).toContain('--url is required');
   });
 });
+
+describe('webhooks add when stdout fails (issue 40)', () => {
+  const deletes = () => h.sb.requests.filter((r) => r.method === 'DELETE');
+
+  it.each([
+    ['a full disk', 'ENOSPC'],
+    ['a reader that left', 'EPIPE'],
+  ])(
+    'a generated secret that reached nobody (%s): the webhook is deleted and that is said; the secret never on stderr',
+    async (_what, code) => {
+      const r = await add(['--url', URL_A], { stdoutFails: { code, writes: 0 } });
+      expect(r.code).toBe(1);
+      expect(posts()).toHaveLength(1);
+      expect(deletes()).toHaveLength(1);
+      const uuid = deletes()[0]!.pathname.split('/').pop()!;
+      expect(stored()).toEqual([]);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^error: could not write to stdout \\(.*${code}\\): the new webhook \\S+ was deleted, since its signing secret could not be kept$`,
+        ),
+      );
+      expect(lines[0]).toContain(`the new webhook ${uuid} was deleted`);
+      // The secret the sandbox was sent is nowhere in what the user saw.
+      const sent = (posts()[0]!.body as { secret: string }).secret;
+      expect(sent.length).toBeGreaterThan(20);
+      expect(r.stderr).not.toContain(sent);
+    },
+  );
+
+  it('a secret the user gave: the webhook stays, and the error says it was created', async () => {
+    const r = await add(['--url', URL_A, '--secret', GIVEN], {
+      stdoutFails: { code: 'ENOSPC', writes: 0 },
+    });
+    expect(r.code).toBe(1);
+    expect(deletes()).toHaveLength(0);
+    const [hook] = stored();
+    expect(r.stderr).toBe(
+      `error: could not write to stdout (no space left on the device, ENOSPC): webhook ${hook!.uuid} was created\n`,
+    );
+  });
+});

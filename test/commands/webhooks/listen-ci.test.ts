@@ -3,13 +3,32 @@
 // delivery for `events replay`.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdtemp,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli.js';
 import { createBufferIO, type BufferIO } from '../../helpers/buffer-io.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/until.js';
+import { runsElsewhere } from '../../helpers/skip.js';
+import { isPrivateGroup } from '../../../src/config/ownership.js';
+
+const IS_ROOT = process.platform !== 'win32' && process.getuid?.() === 0;
+/** As root, "another user" is uid 65534 (nobody), as in test/config/trust-refusals.test.ts. */
+const OTHER_UID = 65534;
+/** A group shared by system users (daemon on Debian): never anyone's private group. */
+const SHARED_GID = 1;
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const SECRET = 'ci-secret-5521';
 const sign = (body: string | Buffer) => createHmac('sha256', SECRET).update(body).digest('base64');
@@ -139,7 +158,7 @@ describe('webhooks listen --record', () => {
   it('appends every delivery received, byte-exact with its headers and verdict, mode 0600', async () => {
     dir = await mkdtemp(join(tmpdir(), 'sched-record-'));
     const file = join(dir, 'deliveries.ndjson');
-    await writeFile(file, '', { mode: 0o644 });
+    await writeFile(file, '', { mode: 0o600 });
     const l = await listen(['--record', file, '--secret', SECRET, '--event', 'meetingScheduled']);
     expect(l.io.stderrText()).toContain(`recording every delivery to ${file}`);
     const body = delivery('meetingScheduled', 'r1');
@@ -201,6 +220,84 @@ describe('webhooks listen --record', () => {
       `1 delivery was not delivered to the app; replay with \`sched events replay ${file} --uuid lost-1 --to <url>\`\n`,
     );
     expect((await readFile(file, 'utf8')).match(/"uuid":"lost-1"/g)).toHaveLength(1);
+  });
+
+  // Issue 38, finding 6: an existing recording is appended to only when it is the user's own and
+  // readable by no one else; a chmod afterwards would not close a reader opened before.
+  /** Plants `file` (one line) with `mode` (and owner), runs listen on it: refused, untouched. */
+  async function expectRecordingRefused(
+    mode: number,
+    why: RegExp,
+    owner?: { uid: number; gid: number },
+  ): Promise<void> {
+    dir = await mkdtemp(join(tmpdir(), 'sched-record-'));
+    await chmod(dir, 0o1777);
+    const file = join(dir, 'planted.ndjson');
+    await writeFile(file, 'planted\n');
+    await chmod(file, mode);
+    if (owner) await chown(file, owner.uid, owner.gid);
+    const io = createBufferIO();
+    // --max-time: without the refusal, it would listen (and record) until then, exit 0.
+    const code = await runCli(
+      ['webhooks', 'listen', '--port', '0', '--max-time', '1', '--record', file],
+      { io, env: {} },
+    );
+    expect(code, io.stderrText()).toBe(2);
+    expect(io.stderrText()).toMatch(
+      new RegExp(
+        `^error: cannot record to "${esc(file)}": ${why.source}.*; record to a new file$`,
+        'm',
+      ),
+    );
+    expect(io.stderrText()).not.toMatch(/listening/);
+    expect((await stat(file)).mode & 0o777).toBe(mode);
+    expect(await readFile(file, 'utf8')).toBe('planted\n');
+  }
+
+  it.each([
+    [
+      '0644',
+      0o644,
+      /it is readable by others \(mode 0644\), and a reader may have it open already/,
+    ],
+    ['0604', 0o604, /it is readable by others \(mode 0604\)/],
+  ])(
+    'refuses our own existing recording of mode %s (exit 2, nothing listens, untouched)',
+    async (_mode, mode, why) => expectRecordingRefused(mode, why),
+  );
+
+  describe.skipIf(runsElsewhere(!IS_ROOT && 'not root: only root can chown (CI runs as root)'))(
+    'as root: a recording of another user or group',
+    () => {
+      it("another user's, 0666, planted in a sticky directory: refused", async () =>
+        expectRecordingRefused(0o666, /it belongs to another user \(uid 65534\)/, {
+          uid: OTHER_UID,
+          gid: OTHER_UID,
+        }));
+      it("another user's, 0600: refused", async () =>
+        expectRecordingRefused(0o600, /it belongs to another user/, {
+          uid: OTHER_UID,
+          gid: OTHER_UID,
+        }));
+      it('readable by a shared group: refused', async () =>
+        expectRecordingRefused(
+          0o640,
+          /it is readable by its group \(gid 1\), which is not your own private group \(mode 0640\)/,
+          { uid: 0, gid: SHARED_GID },
+        ));
+    },
+  );
+
+  it.skipIf(
+    runsElsewhere(!isPrivateGroup(process.getgid?.() ?? -1) && 'this user has no private group'),
+  )("a recording readable by the user's own private group is used (and made 0600)", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sched-record-'));
+    const file = join(dir, 'mine.ndjson');
+    await writeFile(file, '');
+    await chmod(file, 0o640);
+    const l = await listen(['--record', file]);
+    expect(await l.stop()).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a symbolic link or a directory as the recording (exit 2, nothing listens)', async () => {

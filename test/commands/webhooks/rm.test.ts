@@ -219,3 +219,24 @@ describe('webhooks rm cut short', () => {
     expect(srv.count('DELETE')).toBeLessThan(20);
   });
 });
+
+describe('webhooks rm when stdout fails (issue 40)', () => {
+  const uuidsIn = (text: string) => text.match(/[0-9a-f]{8}-[0-9a-f-]{27}/g) ?? [];
+
+  it.each(['ENOSPC', 'EPIPE'])(
+    '%s: no new DELETE after the failure; how many were deleted and listed; the rest on stderr',
+    async (code) => {
+      const all = await seed(Array.from({ length: 30 }, (_, i) => `${URL_A}/${i}`));
+      const r = await whRm(['--all', '--yes'], { stdoutFails: { code, writes: 1 } });
+      expect(r.code).toBe(1);
+      const gone = all.filter((u) => !h.sb.state.webhooks.has(u));
+      expect(deletes()).toHaveLength(gone.length);
+      // The listed one, the one whose line failed, and at most those in flight then.
+      expect(gone.length).toBeLessThanOrEqual(2 + 4 + 4);
+      const [first] = r.stderr.split('\n');
+      expect(first).toMatch(new RegExp(`^error: could not write to stdout \\(.*${code}\\): `));
+      expect(first).toContain(`${gone.length} webhooks were deleted; 1 was written to stdout`);
+      expect([...uuidsIn(r.stdout), ...uuidsIn(r.stderr)].sort()).toEqual([...gone].sort());
+    },
+  );
+});

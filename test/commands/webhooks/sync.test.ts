@@ -667,3 +667,39 @@ describe('sched webhooks sync: failures part-way', () => {
     expect(r.stdout + r.stderr).not.toContain(SECRET);
   });
 });
+
+describe('sched webhooks sync when stdout fails (issue 40)', () => {
+  it.each(['ENOSPC', 'EPIPE'])(
+    '%s: a replace still finishes (create, then delete); the error says the sync was applied',
+    async (code) => {
+      const old = await precreate(BOOKED, ['meetingCancelled']);
+      sb.requests.length = 0;
+      const file = await fixture('webhooks.json');
+      const r = await sync(['--file', file, '--prune'], { stdoutFails: { code, writes: 0 } });
+      expect(r.code).toBe(1);
+      // Every step ran: the creates (one of them a replace's), then the replace's delete.
+      expect(mutations()).toEqual([
+        'POST /api/webhooks',
+        'POST /api/webhooks',
+        `DELETE /api/webhooks/${old}`,
+      ]);
+      expect(serverState().map((w) => w.url)).toEqual([BOOKED, CHANGES]);
+      const last = r.stderr.trimEnd().split('\n').at(-1);
+      expect(last).toMatch(
+        new RegExp(
+          `^error: could not write to stdout \\(.*${code}\\): the sync was applied \\(1 created, 1 replaced, 0 deleted, 0 unchanged\\)$`,
+        ),
+      );
+      expect(r.stderr).not.toContain(SECRET);
+    },
+  );
+
+  it('a dry run (nothing changed) whose reader left: the quiet stop, exit 0', async () => {
+    const r = await sync(['--file', await fixture('webhooks.json'), '--dry-run'], {
+      stdoutFails: { code: 'EPIPE', writes: 0 },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/error:/);
+    expect(mutations()).toEqual([]);
+  });
+});

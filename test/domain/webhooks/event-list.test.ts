@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { eventNameProblem, parseEventList } from '../../../src/domain/webhooks/event-names.js';
 import { SchedError } from '../../../src/errors.js';
+import { EVENT_NAMES } from '../../../src/api/types.js';
 
-const ALL = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
-const ALLOWED = 'allowed: meetingScheduled, meetingCancelled, meetingRescheduled';
+const ALL = [...EVENT_NAMES];
+const ALLOWED = `allowed: ${EVENT_NAMES.join(', ')}`;
 
 function refusal(values: string[]): SchedError {
   try {

@@ -1,11 +1,12 @@
 // The recording of `sched webhooks listen --record <file>` and what `sched events replay` reads
 // back: one NDJSON line per delivery received — when, method, path, every header as it came
 // (names, values and order), the body byte-exact, and the signature verdict. The file is mode
-// 0600: it holds signatures and personal data. A line is bounded by the receiver's own caps
-// (a body of at most 5 MiB, headers of at most 16 KiB), so the file never holds more per
-// delivery than the listener itself would.
+// 0600 and the user's own: it holds signatures and personal data. A line is bounded by the
+// receiver's own caps (a body of at most 5 MiB, headers of at most 16 KiB), so the file never
+// holds more per delivery than the listener itself would.
 import type { FileHandle } from 'node:fs/promises';
 import { openAppendFile } from '../../../user-file.js';
+import { exposureStat, octal, readableBy, type Exposure } from '../../../config/ownership.js';
 import { UsageError } from '../../../errors.js';
 import { fileProblem } from '../../../text/file-problem.js';
 import { quote } from '../../../text/quote.js';
@@ -129,6 +130,8 @@ export class CaptureFile {
   private chain: Promise<void> = Promise.resolve();
   /** Why writing stopped, once it did (nothing more is written). */
   failed: string | undefined;
+  /** The write's own error, when one failed (not when the file only reached its size cap). */
+  error: unknown;
   /** True when writing stopped because the file reached MAX_RECORDING_BYTES (not an error). */
   full = false;
 
@@ -141,16 +144,21 @@ export class CaptureFile {
   ) {}
 
   /**
-   * Opens `file` for appending, created mode 0600 (an existing one is set to 0600). A symbolic
-   * link is not followed: a link planted at the path must not redirect the recording.
+   * Opens `file` for appending, created mode 0600. A symbolic link is not followed: a link
+   * planted at the path must not redirect the recording. An existing file must be the user's
+   * own and readable by no one else (exposureStat, the config's group rule): one that was open to
+   * others may be open in another process already, which a chmod would not close. It is then
+   * set to 0600.
    */
   static async open(file: string, maxBytes = MAX_RECORDING_BYTES): Promise<CaptureFile> {
     let fh: FileHandle | undefined;
     let size: number;
+    let exposed: Exposure | undefined;
     try {
       fh = await openAppendFile(file, 0o600);
       const st = await fh.stat();
-      await fh.chmod(0o600);
+      exposed = exposureStat(st);
+      if (!exposed) await fh.chmod(0o600);
       size = st.size;
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -162,6 +170,10 @@ export class CaptureFile {
             ? 'it has other hard links (another name for the same file); record to a new file'
             : fileProblem(e);
       throw new UsageError(`cannot record to ${quote(file)}: ${why}`);
+    }
+    if (exposed) {
+      await fh.close().catch(() => undefined);
+      throw new UsageError(`cannot record to ${quote(file)}: ${exposedWhy(exposed)}`);
     }
     return new CaptureFile(file, fh, size, maxBytes);
   }
@@ -180,6 +192,7 @@ export class CaptureFile {
         this.size += line.length;
       } catch (e) {
         this.failed = fileProblem(e);
+        this.error = e;
       }
     });
     return this.chain;
@@ -189,6 +202,15 @@ export class CaptureFile {
     await this.chain;
     await this.fh.close().catch(() => undefined);
   }
+}
+
+/** Why an existing recording is refused, with the fix (its readers cannot be told to close it). */
+function exposedWhy(x: Exposure): string {
+  const what =
+    x.why === 'owner'
+      ? `it belongs to another user (uid ${x.uid})`
+      : `it is ${readableBy(x)} (mode ${octal(x.mode)}), and a reader may have it open already`;
+  return `${what}; record to a new file`;
 }
 
 const VERDICTS = new Set(['valid', 'invalid', 'missing', 'unchecked']);

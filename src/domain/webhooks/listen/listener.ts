@@ -409,9 +409,13 @@ export class Listener {
     );
     if (capture.failed !== undefined && !this.captureSaid) {
       this.captureSaid = true;
-      this.hooks.note(
-        `${capture.full ? 'note: stopped recording to' : 'error: could not write to'} ${capture.file}: ${capture.failed}; no longer recording`,
-      );
+      // A recording that reached its cap is a note; one that cannot be written (a full disk)
+      // loses data the user asked for: the listener stops, and the command says it (capture.error).
+      if (capture.full)
+        this.hooks.note(
+          `note: stopped recording to ${capture.file}: ${capture.failed}; no longer recording`,
+        );
+      else this.interrupt();
     }
   }
 }

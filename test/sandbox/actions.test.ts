@@ -1,0 +1,45 @@
+// The sandbox actions table (src/sandbox/actions.ts): each row's name and path as the CLI,
+// the route and the console spell them, and its body as the library builds it.
+import { describe, expect, it } from 'vitest';
+import {
+  ACTION_VERBS,
+  actionName,
+  actionPath,
+  SANDBOX_ACTIONS,
+  type ActionVerb,
+} from '../../src/sandbox/actions.js';
+
+describe('the sandbox actions table', () => {
+  it('spells a verb of two words with a dash for the CLI and the route', () => {
+    expect(actionName('noShow' as ActionVerb)).toBe('no-show');
+    expect(ACTION_VERBS.map(actionName)).toEqual(ACTION_VERBS);
+  });
+
+  it('puts a link action under /_sandbox and a meeting action under its meeting', () => {
+    for (const verb of ACTION_VERBS) {
+      const path = actionPath(verb, 'M');
+      if (SANDBOX_ACTIONS[verb].on === 'link') expect(path).toBe(`/_sandbox/${verb}`);
+      else expect(path).toBe(`/_sandbox/meetings/M/${verb}`);
+    }
+    expect(actionPath('cancel')).toBe('/_sandbox/meetings/:uuid/cancel');
+  });
+
+  it('builds the body of each library call, a Date given as ISO 8601', () => {
+    const at = new Date('2030-01-02T03:04:05Z');
+    expect(SANDBOX_ACTIONS.book.body()).toEqual({ at: undefined });
+    expect(SANDBOX_ACTIONS.book.body({ name: 'A', at })).toEqual({
+      name: 'A',
+      at: '2030-01-02T03:04:05.000Z',
+    });
+    expect(SANDBOX_ACTIONS.cancel.body()).toEqual({ reason: undefined, canceled_by: undefined });
+    expect(SANDBOX_ACTIONS.cancel.body({ reason: 'r', by: 'host' })).toEqual({
+      reason: 'r',
+      canceled_by: 'host',
+    });
+    expect(SANDBOX_ACTIONS.reschedule.body('2030-01-02T03:04:05Z', { by: 'host' })).toEqual({
+      at: '2030-01-02T03:04:05Z',
+      reason: undefined,
+      rescheduled_by: 'host',
+    });
+  });
+});
