@@ -67,7 +67,7 @@ __sched_flags() {
   case "$1" in
     '') REPLY='--version --help' ;;
     'auth') REPLY='--help' ;;
-    'auth login') REPLY='--with-key --help' ;;
+    'auth login') REPLY='--with-key --key-command --help' ;;
     'auth status') REPLY='--help' ;;
     'auth logout') REPLY='--help' ;;
     'profiles') REPLY='--help' ;;
@@ -108,6 +108,10 @@ __sched_flags() {
 # from (w:words, f = files, d:<kind> = ask `sched __complete <kind>`, n = nothing).
 __sched_option_value() {
   case "$1" in
+    'auth login')
+      case "$2" in
+        --key-command) REPLY='n'; return 0 ;;
+      esac ;;
     'types list')
       case "$2" in
         --page) REPLY='n'; return 0 ;;

@@ -103,7 +103,7 @@ function __schedcli_state
                     continue
                 case '-*=*'
                     continue
-                case '--profile' '--base-url' '-o' '--output' '--timeout' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header' '--tools'
+                case '--profile' '--base-url' '-o' '--output' '--timeout' '--key-command' '--page' '--limit' '--sort' '--name' '--count' '--concurrency' '--url' '--event' '--secret' '--secret-out' '--file' '--port' '--host' '--forward-to' '--register' '--max-time' '--record' '--override' '--override-new' '--to' '--payload-file' '--service-name' '--uuid' '--last' '--signature' '--api-key' '--state' '--public-url' '--faults' '--seed' '--types' '--email' '--at' '--timezone' '--reason' '--webhook' '--meeting' '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input' '-H' '--header' '--tools'
                     set skip 1
                     continue
                 case '-?*'
@@ -200,11 +200,12 @@ complete -c schedcli -f -n '__schedcli_command \'\'' -a 'mcp' -d 'Serve the Mode
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c schedcli -f -n '__schedcli_command \'\'' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes'
 complete -c schedcli -n '__schedcli_at \'\'' -s V -l version -f -d 'print the version'
-complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'login' -d 'Store an API key for a profile after checking it against the API'
+complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'login' -d 'Store an API key (or a command that prints it) for a profile after checking it against the API'
 complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'status' -d 'Show the profile, base URL, key (masked) and whether the API accepts it'
-complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'logout' -d 'Remove the stored API key of the profile'
+complete -c schedcli -f -n '__schedcli_command \'auth\'' -a 'logout' -d 'Remove the stored API key (or key command) of the profile'
 complete -c schedcli -n '__schedcli_at \'auth login\'' -l with-key -f -d 'read the API key from stdin (for CI)'
-complete -c schedcli -f -n '__schedcli_command \'profiles\'' -a 'ls' -d 'List every profile with its base URL and whether a key is stored'
+complete -c schedcli -n '__schedcli_at \'auth login\'' -l key-command -r -f -d 'store, instead of the key, a command that prints it (run without a shell at each use, e.g. \'secret-tool lookup service sched\')'
+complete -c schedcli -f -n '__schedcli_command \'profiles\'' -a 'ls' -d 'List every profile with its base URL and whether a key is stored (or a command that prints it)'
 complete -c schedcli -f -n '__schedcli_command \'types\'' -a 'list' -d 'List meeting types (one page, or every page with --all)'
 complete -c schedcli -f -n '__schedcli_command \'types\'' -a 'get' -d 'Show one meeting type, by UUID, slug or name'
 complete -c schedcli -n '__schedcli_at \'types list\'' -l page -r -f -d 'page number to read'

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Regenerates docs/ (the command reference) and sched.1 (the man page) from the command
-// definitions in src/commands/**/index.ts. Run after changing a command, a flag, an example,
-// a JSON shape or an exit code:
-//   node scripts/gen-docs.mjs
+// Regenerates docs/ (the command reference), sched.1 (the man page) and completions/ (through
+// scripts/gen-completions.mjs) from the command definitions in src/commands/**/index.ts. Run
+// after changing a command, a flag, an example, a JSON shape or an exit code:
+//   npm run docs
 // The TypeScript is bundled in memory with esbuild (dependencies stay external) and run once.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,3 +40,7 @@ for (const [path, text] of generatedFiles()) {
 process.stderr.write(
   `wrote docs/ (${readdirSync(join(root, 'docs', 'commands')).length} command pages) and sched.1\n`,
 );
+// The completion scripts are what the built CLI prints (`sched completion <shell>`).
+execFileSync(process.execPath, [join(root, 'scripts', 'gen-completions.mjs')], {
+  stdio: 'inherit',
+});

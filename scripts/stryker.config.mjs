@@ -31,6 +31,7 @@ export default {
     'src/mask.ts',
     'src/config/trust.ts',
     'src/mcp/tools.ts',
+    'src/mcp/selection.ts',
     'src/domain/webhooks/listen/listener.ts',
   ],
   // Not copied into Stryker's sandbox: build output (rebuilt by other test runs meanwhile),

@@ -2,7 +2,7 @@
 // mutant: the files that exercise the mutated modules in-process. Tests that spawn the built
 // binary are left out (they run dist/, which never holds a mutant), and so is the build in the
 // global setup. So is test/commands/mcp/serve.test.ts: it loads the whole CLI for each mutant it
-// reaches, and the tools of src/mcp/tools.ts are tested by test/mcp/{tools,calls}.test.ts.
+// reaches, and the tools of src/mcp/tools.ts are tested by test/mcp/{tools,calls,output-schemas}.test.ts.
 import base from '../vitest.config.ts';
 
 export default {
@@ -31,7 +31,7 @@ export default {
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
       'test/commands/sig/sig.test.ts',
-      'test/mcp/{tools,calls}.test.ts',
+      'test/mcp/{tools,calls,output-schemas,selection}.test.ts',
       'test/domain/webhooks/listen/*.test.ts',
       'test/commands/webhooks/{listen,listen-ci}.test.ts',
     ],

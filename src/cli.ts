@@ -142,7 +142,7 @@ function answerGroups(group: Command): void {
 /**
  * A group that also runs on its own (`sched sandbox` serves) keeps its options to that run: a
  * subcommand's help lists as inherited only the root's global options (not `--port`, nor a
- * second `--api-key`), and refuseGroupOptions refuses the group's options given to one.
+ * second `--api-key`), and checkGiven refuses the group's options given to one.
  */
 function keepOwnOptions(c: Command): void {
   for (const group of c.commands) {
@@ -439,14 +439,20 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
   // Commander writes help to stdout through our io; its errors are said below.
   const early = () =>
     io ?? resolveIO(deps, { color: program.getOptionValue('color') !== false, noInput: true });
+  let helpWritten = Promise.resolve();
+  let helpFailure: unknown;
   const configureAll = (c: Command) => {
     // Through the gate like every other write: commander's messages quote what was typed
     // (`sched $'--x\e]0;…'`), which may come from a server through a pipeline (xargs).
     c.configureOutput({
-      writeOut: (s) =>
-        void early()
-          .out(s)
-          .catch(() => {}),
+      writeOut: (s) => {
+        // In order; a failure (a full disk) is reported once the help is done (helpFailure).
+        helpWritten = helpWritten
+          .then(() => early().out(s))
+          .catch((e: unknown) => {
+            helpFailure ??= e;
+          });
+      },
       writeErr: (s) =>
         s
           .trimEnd()
@@ -477,5 +483,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       exitCode = reportError(early(), e, deps.env, deps.name);
     }
   }
+  await helpWritten;
+  if (helpFailure !== undefined) exitCode = reportError(early(), helpFailure, deps.env, deps.name);
   return exitCode;
 }

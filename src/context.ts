@@ -138,43 +138,139 @@ export function normalizeBaseUrl(raw: string, source: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
+/** A promise made on first call, the same one after (the lazy parts of a context). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+// The key's path, from the config to a request, in the order it is walked:
+// storedProfiles -> credentialsOf (base URL and key, their sources) -> keyCommand -> the client.
+
+/**
+ * The stored profiles. A config directory of another user is never read; when the command
+ * needs no profile (the key and base URL from the environment or --base-url, the default
+ * profile), it goes on without one after a note, else the refusal stands.
+ */
+async function storedProfiles(
+  deps: ContextDeps,
+  config: () => Promise<ConfigStore>,
+): Promise<Record<string, Profile>> {
+  const { globals, env, io } = deps;
+  try {
+    return (await config()).listProfiles();
+  } catch (e) {
+    const needsNoProfile =
+      (globals.baseUrl !== undefined || Boolean(env.SCHED_BASE_URL)) &&
+      Boolean(env.SCHED_API_KEY) &&
+      globals.profile === 'default';
+    if (!(e instanceof SchedError && e.code === 'config_untrusted' && needsNoProfile)) throw e;
+    const url = globals.baseUrl !== undefined ? '--base-url' : 'SCHED_BASE_URL';
+    io.err(io.colorErr.yellow(`note: ${e.message}; none is needed with SCHED_API_KEY and ${url}`));
+    return {};
+  }
+}
+
+/**
+ * The profile's base URL and key with their sources: the base URL --base-url > SCHED_BASE_URL
+ * > the profile's > the default, the key as chooseKey (config/sources.ts) says. A key command
+ * is not run here (keyCommand below).
+ */
+function credentialsOf(
+  { globals, env }: ContextDeps,
+  profile: Profile | undefined,
+  defaultBaseUrl: string,
+): Credentials {
+  const storedRaw = profile?.baseUrl;
+  const fromProfile = () => normalizeBaseUrl(storedRaw ?? '', `profile ${quote(globals.profile)}`);
+  const [baseUrl, baseUrlSource]: [string, BaseUrlSource] =
+    globals.baseUrl !== undefined
+      ? [normalizeBaseUrl(globals.baseUrl, '--base-url'), 'flag']
+      : env.SCHED_BASE_URL
+        ? [normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL'), 'env']
+        : storedRaw
+          ? [fromProfile(), 'profile']
+          : [defaultBaseUrl, 'default'];
+  // Only for saying what is overridden: a stored URL that is not used may be broken.
+  let storedBaseUrl: string | undefined;
+  try {
+    storedBaseUrl = storedRaw ? fromProfile() : undefined;
+  } catch {
+    storedBaseUrl = storedRaw?.trim();
+  }
+  return {
+    profile: globals.profile,
+    profileSource: globals.profileSource,
+    baseUrl,
+    baseUrlSource,
+    ...chooseKey(env.SCHED_API_KEY || undefined, profile),
+    storedBaseUrl,
+  };
+}
+
+/** The last step: a client for the base URL and key, reporting what it learns to the gate. */
+async function newClient(
+  { io, globals, env, version }: ContextDeps,
+  [baseUrl, apiKey, extra = {}]: [string, string, Pick<ApiClientOptions, 'authHint' | 'onWrite'>?],
+): Promise<ApiClient> {
+  const { createApiClient } = await import('./api/client.js');
+  return createApiClient({
+    ...extra,
+    baseUrl,
+    apiKey,
+    onSecrets: (list) => io.addSecrets(list),
+    timeoutMs: globals.timeoutMs,
+    userAgent: `sched/${version}`,
+    log: globals.verbose ? (line) => io.err(line) : undefined,
+    // A person at a terminal is told when an answer is slow and when it is tried again.
+    notify: io.stderrIsTTY && !globals.quiet ? (line) => io.err(line) : undefined,
+    env,
+  });
+}
+
 export function createContext(deps: ContextDeps): Context {
   const { io, globals, env } = deps;
-  let configP: Promise<ConfigStore> | undefined;
-  let credsP: Promise<{ creds: Credentials; names: string[] }> | undefined;
-  let commandKeyP: Promise<string> | undefined;
-  let apiP: Promise<ApiClient> | undefined;
-  let prompterP: Promise<Prompter> | undefined;
   const deferred: Array<() => Promise<void> | void> = [];
   // Closed after all deferred work: cleanup (e.g. deleting a --register webhook) may still
   // need the API, whenever the client was first created.
   const clients: ApiClient[] = [];
 
   // The secrets the context knows reach the output gate here, each once: proxy passwords and
-  // the environment's webhook secret now (whatever the command; a server may echo it), a key when it is resolved (credentials(), or the key apiFor() is given). A client tells
-  // the gate only of the secret headers a request adds (`sched api -H`).
+  // the environment's webhook secret now (whatever the command; a server may echo it), a key
+  // when it is resolved (credentials(), a key command's, or the key apiFor() is given). A
+  // client tells the gate only of the secret headers a request adds (`sched api -H`).
   io.addSecrets([...proxyCredentials(env), env.SCHED_WEBHOOK_SECRET]);
   const useKey = (apiKey: string | undefined) => io.addSecrets([apiKey?.trim()]);
 
-  const userAgent = `sched/${deps.version}`;
-  const makeClient = async (
-    baseUrl: string,
-    apiKey: string,
-    extra: Pick<ApiClientOptions, 'authHint' | 'onWrite'> = {},
-  ): Promise<ApiClient> => {
-    const { createApiClient } = await import('./api/client.js');
-    const client = createApiClient({
-      ...extra,
-      baseUrl,
-      apiKey,
-      onSecrets: (list) => io.addSecrets(list),
-      timeoutMs: globals.timeoutMs,
-      userAgent,
-      log: globals.verbose ? (line) => io.err(line) : undefined,
-      // A person at a terminal is told when an answer is slow and when it is tried again.
-      notify: io.stderrIsTTY && !globals.quiet ? (line) => io.err(line) : undefined,
-      env,
-    });
+  const config = once(() =>
+    import('./config/profiles.js').then((m) => m.openConfig(env, { warn: (line) => io.err(line) })),
+  );
+  const stored = once(async () => {
+    const { DEFAULT_BASE_URL } = await import('./config/profiles.js');
+    const profiles = await storedProfiles(deps, config);
+    const profile = Object.hasOwn(profiles, globals.profile)
+      ? profiles[globals.profile]
+      : undefined;
+    const creds = credentialsOf(deps, profile, DEFAULT_BASE_URL);
+    // From here on the gate masks the key in all output (auth status shows its last 4).
+    useKey(creds.apiKey);
+    return { creds, names: Object.keys(profiles) };
+  });
+  // Once per process, whoever asks: a failure is not retried either.
+  let commandKey: Promise<string> | undefined;
+  const keyCommand = (creds: Credentials) =>
+    (commandKey ??= import('./config/key-command.js').then(async (m) => {
+      const apiKey = await m.runKeyCommand(creds.keyCommand!, {
+        env,
+        profile: creds.profile,
+        signal: deps.signal,
+      });
+      useKey(apiKey);
+      return apiKey;
+    }));
+
+  const makeClient = async (...args: Parameters<typeof newClient>[1]) => {
+    const client = await newClient(deps, args);
     clients.push(client);
     return client;
   };
@@ -188,124 +284,37 @@ export function createContext(deps: ContextDeps): Context {
     for (const line of overrideNotes(creds)) io.err(io.colorErr.yellow(line));
   };
 
-  /**
-   * The stored profiles. A config directory of another user is never read; when the command
-   * needs no profile (the key and base URL from the environment or --base-url, the default
-   * profile), it goes on without one after a note, else the refusal stands.
-   */
-  const storedProfiles = async (): Promise<Record<string, Profile>> => {
-    try {
-      return (await ctx.config()).listProfiles();
-    } catch (e) {
-      const needsNoProfile =
-        (globals.baseUrl !== undefined || Boolean(env.SCHED_BASE_URL)) &&
-        Boolean(env.SCHED_API_KEY) &&
-        globals.profile === 'default';
-      if (!(e instanceof SchedError && e.code === 'config_untrusted' && needsNoProfile)) throw e;
-      const url = globals.baseUrl !== undefined ? '--base-url' : 'SCHED_BASE_URL';
-      io.err(
-        io.colorErr.yellow(`note: ${e.message}; none is needed with SCHED_API_KEY and ${url}`),
-      );
-      return {};
-    }
-  };
-
   const ctx: Context = {
     io,
     globals,
     env,
     signal: deps.signal,
     version: deps.version,
-    config() {
-      configP ??= import('./config/profiles.js').then((m) =>
-        m.openConfig(env, { warn: (line) => io.err(line) }),
-      );
-      return configP;
+    config,
+    async credentials(opts = {}) {
+      const { creds, names } = await stored();
+      if (!opts.mayCreate) checkProfileKnown(creds.profile, creds.profileSource, names);
+      if (creds.keySource !== 'command' || opts.runKeyCommand === false) return creds;
+      return { ...creds, apiKey: await keyCommand(creds) };
     },
-    credentials(opts = {}) {
-      credsP ??= (async () => {
-        const { DEFAULT_BASE_URL } = await import('./config/profiles.js');
-        const stored = await storedProfiles();
-        const profile = Object.hasOwn(stored, globals.profile)
-          ? stored[globals.profile]
-          : undefined;
-        const storedRaw = profile?.baseUrl;
-        const fromProfile = () =>
-          normalizeBaseUrl(storedRaw ?? '', `profile ${quote(globals.profile)}`);
-        let baseUrl: string;
-        let baseUrlSource: Credentials['baseUrlSource'];
-        if (globals.baseUrl !== undefined) {
-          baseUrl = normalizeBaseUrl(globals.baseUrl, '--base-url');
-          baseUrlSource = 'flag';
-        } else if (env.SCHED_BASE_URL) {
-          baseUrl = normalizeBaseUrl(env.SCHED_BASE_URL, 'SCHED_BASE_URL');
-          baseUrlSource = 'env';
-        } else if (storedRaw) {
-          baseUrl = fromProfile();
-          baseUrlSource = 'profile';
-        } else {
-          baseUrl = DEFAULT_BASE_URL;
-          baseUrlSource = 'default';
-        }
-        // Only for saying what is overridden: a stored URL that is not used may be broken.
-        let storedBaseUrl: string | undefined;
-        try {
-          storedBaseUrl = storedRaw ? fromProfile() : undefined;
-        } catch {
-          storedBaseUrl = storedRaw?.trim();
-        }
-        const key = chooseKey(env.SCHED_API_KEY || undefined, profile);
-        // From here on the gate masks the key in all output (auth status shows its last 4).
-        useKey(key.apiKey);
-        const creds: Credentials = {
-          profile: globals.profile,
-          profileSource: globals.profileSource,
-          baseUrl,
-          baseUrlSource,
-          ...key,
-          storedBaseUrl,
-        };
-        return { creds, names: Object.keys(stored) };
-      })();
-      return credsP.then(async ({ creds, names }) => {
-        if (!opts.mayCreate) checkProfileKnown(creds.profile, creds.profileSource, names);
-        if (creds.keySource !== 'command' || opts.runKeyCommand === false) return creds;
-        // Once per process, whoever asks: a failure is not retried either.
-        commandKeyP ??= import('./config/key-command.js').then(async (m) => {
-          const apiKey = await m.runKeyCommand(creds.keyCommand!, {
-            env,
-            profile: creds.profile,
-            signal: deps.signal,
-          });
-          useKey(apiKey);
-          return apiKey;
-        });
-        return { ...creds, apiKey: await commandKeyP };
+    api: once(async () => {
+      const creds = await ctx.credentials();
+      if (!creds.apiKey) throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
+      return makeClient(creds.baseUrl, creds.apiKey, {
+        authHint: rejectedKeyHint(creds),
+        onWrite: sayOverrides(creds),
       });
-    },
-    api() {
-      apiP ??= (async () => {
-        const creds = await ctx.credentials();
-        if (!creds.apiKey) {
-          throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
-        }
-        return makeClient(creds.baseUrl, creds.apiKey, {
-          authHint: rejectedKeyHint(creds),
-          onWrite: sayOverrides(creds),
-        });
-      })();
-      return apiP;
-    },
+    }),
     async apiFor(baseUrl, apiKey, opts = {}) {
       useKey(apiKey);
       if (!opts.sayOverrides) return makeClient(baseUrl, apiKey);
-      return makeClient(baseUrl, apiKey, { onWrite: sayOverrides(await ctx.credentials()) });
+      return makeClient(baseUrl, apiKey, {
+        onWrite: sayOverrides(await ctx.credentials({ runKeyCommand: false })),
+      });
     },
-    prompter() {
-      if (deps.prompter) return Promise.resolve(deps.prompter);
-      prompterP ??= import('./prompt.js').then((m) => m.createInquirerPrompter(io, deps.signal));
-      return prompterP;
-    },
+    prompter: deps.prompter
+      ? () => Promise.resolve(deps.prompter!)
+      : once(() => import('./prompt.js').then((m) => m.createInquirerPrompter(io, deps.signal))),
     defer(fn) {
       deferred.push(fn);
     },

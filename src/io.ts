@@ -26,7 +26,11 @@ export interface IO {
   readonly colorErr: ChalkInstance;
   /** Width for terminal output: COLUMNS when a positive integer, else the terminal's, else 80. */
   readonly columns: number;
-  /** True when a prompt may be shown: a terminal on stdin and stdout, and no --no-input. */
+  /**
+   * True when a prompt may be shown: prompts draw on stderr and read stdin, so both must be
+   * terminals (stdout may go to a file: `SIG=$(sched sig sign ...)` still asks), and neither
+   * --no-input nor CI (inCI) was given. An editor also needs stdout (src/text/no-prompt.ts).
+   */
   canPrompt(): boolean;
   /**
    * Writes to stdout, waiting until the write is done. Throws OutputFailed when stdout failed
@@ -98,6 +102,16 @@ export function forcedTTY(env: Record<string, string | undefined>): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
+/**
+ * CI set to anything but empty, `0` or `false`, as CI services and gh read it: no prompt is
+ * ever shown (a job that gives stdin and stderr a terminal never waits on a question), and a
+ * generated secret is not printed into the job's log (webhooks add).
+ */
+export function inCI(env: Record<string, string | undefined>): boolean {
+  const v = env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
 export interface StreamIOOptions {
   /** A function is called on first use (process.stdin is a stream built when first read). */
   stdin: Readable | (() => Readable);
@@ -164,7 +178,7 @@ export function createStreamIO(o: StreamIOOptions): IO {
     color,
     colorErr,
     columns: terminalColumns(o.color.env, o.columns),
-    canPrompt: () => !o.noInput && o.stdinIsTTY && o.stdoutIsTTY,
+    canPrompt: () => !o.noInput && !inCI(o.color.env) && o.stdinIsTTY && o.stderrIsTTY,
     async out(raw: string) {
       if (stdoutFailed) throw stdoutFailed;
       if (raw.length === 0) return;

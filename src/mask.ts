@@ -7,15 +7,40 @@
 /** Secrets shorter than this are not masked (they would mask ordinary words). */
 const MIN_SECRET = 4;
 
-/** The proxy variables the HTTP client reads (api/exchange.ts), whose credentials are masked. */
-export const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+/**
+ * The proxy variables the HTTP client reads (api/exchange.ts), whose credentials are masked:
+ * `https_proxy` for https:// URLs, `http_proxy` for both, `all_proxy` for both when neither
+ * is set (as curl reads it); the lower-case name of each first.
+ */
+export const PROXY_VARS = [
+  'https_proxy',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'HTTP_PROXY',
+  'all_proxy',
+  'ALL_PROXY',
+] as const;
 
 /**
  * A proxy variable's value as a URL: `host:port` without a scheme is an http:// proxy (as curl
- * reads it). One reading for the client that uses the proxy and the masking of its password.
+ * reads it). The value comes trimmed (proxyVariable).
  */
 export function proxyUrlText(value: string): string {
   return /^[a-z][a-z\d+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
+/**
+ * The one reading of a proxy variable, for the client that uses the proxy and for the masking
+ * of its password alike: white space around the value dropped (a value from a YAML or .env
+ * file often has some, and the URL parser would drop it too), empty as unset, then
+ * proxyUrlText. Undefined when unset.
+ */
+export function proxyVariable(
+  env: Record<string, string | undefined>,
+  name: string,
+): string | undefined {
+  const value = env[name]?.trim();
+  return value ? proxyUrlText(value) : undefined;
 }
 
 export type Mask = (text: string) => string;
@@ -71,11 +96,11 @@ export function masker(secrets: readonly (string | undefined)[]): Mask {
 export function proxyCredentials(env: Record<string, string | undefined>): string[] {
   const out: string[] = [];
   for (const name of PROXY_VARS) {
-    const value = env[name];
-    if (!value) continue;
+    const url = proxyVariable(env, name);
+    if (url === undefined) continue;
     let u: URL;
     try {
-      u = new URL(proxyUrlText(value));
+      u = new URL(url);
     } catch {
       continue;
     }

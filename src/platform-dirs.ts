@@ -3,9 +3,46 @@
 // for both, and one for making and trusting a private directory there; a leaf module (Node's
 // builtins through process.getBuiltinModule: it is used on every start, before anything).
 
-import { isPrivateGroup } from './config/ownership.js';
-
 type Env = Record<string, string | undefined>;
+
+/** The entries of a colon-separated database (/etc/group, /etc/passwd); none when unreadable. */
+function entries(file: string): string[][] {
+  try {
+    return process
+      .getBuiltinModule('node:fs')
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split(':'));
+  } catch {
+    return [];
+  }
+}
+
+let privateGroups: Map<number, boolean> | undefined;
+
+/**
+ * OpenSSH's rule for a group-writable file: harmless only when its group is the user's own
+ * private group — the user's primary group, of the user's name, with no other member and no
+ * other user's primary group. Anything unknown (no such entry, a directory service) is not.
+ */
+export function isPrivateGroup(gid: number): boolean {
+  privateGroups ??= new Map();
+  const known = privateGroups.get(gid);
+  if (known !== undefined) return known;
+  let ok = false;
+  if (typeof process.getgid === 'function' && gid === process.getgid()) {
+    const user = process.getBuiltinModule('node:os').userInfo().username;
+    const group = entries('/etc/group').find((g) => Number(g[2]) === gid);
+    const members = (group?.[3] ?? '').split(',').filter(Boolean);
+    ok =
+      group?.[0] === user &&
+      members.every((m) => m === user) &&
+      !entries('/etc/passwd').some((p) => Number(p[3]) === gid && p[0] !== user);
+  }
+  privateGroups.set(gid, ok);
+  return ok;
+}
 
 /**
  * `kind`'s directory for sched on `platform`:

@@ -2,7 +2,7 @@
 // secret is replaced by "****" in every form a server or receiver may echo it in, short
 // "secrets" are left alone (they would mask ordinary words), and the longest match goes first.
 import { describe, expect, it } from 'vitest';
-import { masker, proxyCredentials, proxyUrlText } from '../src/mask.js';
+import { masker, proxyCredentials, proxyVariable } from '../src/mask.js';
 import { createTransport } from '../src/api/exchange.js';
 
 // A secret with a quote, a space, a slash and an apostrophe: every encoding differs from it.
@@ -58,18 +58,27 @@ describe('masker: the longest first', () => {
 });
 
 // One reading of a proxy variable serves the client that uses the proxy (api/exchange.ts) and
-// the masking of its password: each row is checked through both.
+// the masking of its password: each row is checked through both, for each variable (issue 38,
+// finding 9: a value with white space around it was used trimmed but masked untrimmed).
 describe('a proxy variable read once for the client and the masking', () => {
-  it.each([
+  const rows = [
     ['user:pw-plain@proxy.example:3128', 'http://user:pw-plain@proxy.example:3128'],
     ['http://user:pw-http@proxy.example:3128', 'http://user:pw-http@proxy.example:3128'],
     ['HTTPS://user:pw-https@proxy.example', 'HTTPS://user:pw-https@proxy.example'],
     ['proxy.example:3128/?to=http://x', 'http://proxy.example:3128/?to=http://x'],
-  ])('%s is %s', async (value, url) => {
-    expect(proxyUrlText(value)).toBe(url);
+    [' http://user:pw-lead@proxy.example:3128', 'http://user:pw-lead@proxy.example:3128'],
+    ['user:pw-trail@proxy.example:3128 \n', 'http://user:pw-trail@proxy.example:3128'],
+    ['\t https://user:pw-both@proxy.example \r\n', 'https://user:pw-both@proxy.example'],
+  ] as const;
+  it.each(
+    ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'ALL_PROXY', 'all_proxy'].flatMap((name) =>
+      rows.map(([value, url]) => [name, value, url] as const),
+    ),
+  )('%s=%j is %s', async (name, value, url) => {
+    expect(proxyVariable({ [name]: value }, name)).toBe(url);
     const password = new URL(url).password;
     // As given and percent-decoded (here the same).
-    expect(proxyCredentials({ HTTPS_PROXY: value })).toEqual(password ? [password, password] : []);
+    expect(proxyCredentials({ [name]: value })).toEqual(password ? [password, password] : []);
     const t = createTransport({
       baseUrl: 'https://api.example.com/api',
       apiKey: 'sk_test_proxy_table_1234',
@@ -77,7 +86,7 @@ describe('a proxy variable read once for the client and the masking', () => {
       userAgent: 'sched-test',
       maxBodyBytes: 1000,
       connections: 1,
-      env: { HTTPS_PROXY: value },
+      env: { [name]: value },
     });
     try {
       // The client takes it as a proxy (not refused as a malformed variable).
@@ -85,5 +94,10 @@ describe('a proxy variable read once for the client and the masking', () => {
     } finally {
       await t.close(true);
     }
+  });
+
+  it('a blank variable is unset for both', () => {
+    expect(proxyVariable({ HTTPS_PROXY: ' \t\n' }, 'HTTPS_PROXY')).toBeUndefined();
+    expect(proxyCredentials({ HTTPS_PROXY: ' \t\n' })).toEqual([]);
   });
 });

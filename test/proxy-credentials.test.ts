@@ -5,14 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { masker, proxyCredentials } from '../src/mask.js';
 
 describe('proxy passwords to mask', () => {
-  it('each of the four variables, in their order', () => {
+  it('each of the six variables, in their order', () => {
     expect(
       proxyCredentials({
         http_proxy: 'http://a:pw-lower-http@p:1',
         HTTPS_PROXY: 'http://a:pw-upper-https@p:1',
         https_proxy: 'http://a:pw-lower-https@p:1',
         HTTP_PROXY: 'http://a:pw-upper-http@p:1',
-        ALL_PROXY: 'http://a:pw-not-read@p:1',
+        ALL_PROXY: 'http://a:pw-upper-all@p:1',
+        all_proxy: 'http://a:pw-lower-all@p:1',
+        FTP_PROXY: 'http://a:pw-not-read@p:1',
       }),
     ).toEqual([
       'pw-lower-https',
@@ -23,6 +25,10 @@ describe('proxy passwords to mask', () => {
       'pw-lower-http',
       'pw-upper-http',
       'pw-upper-http',
+      'pw-lower-all',
+      'pw-lower-all',
+      'pw-upper-all',
+      'pw-upper-all',
     ]);
   });
 

@@ -17,7 +17,7 @@ import { isIdempotent, type HttpMethod } from './retry.js';
 import { encodeQuery, isLoopback, showUrl } from './url.js';
 import type { Answer, RedirectRefusal } from './wording.js';
 import { UsageError } from '../errors.js';
-import { proxyUrlText } from '../mask.js';
+import { proxyVariable } from '../mask.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -76,36 +76,35 @@ interface Dispatchers {
   close(cut: boolean): Promise<void>;
 }
 
-/** A variable, lower case first; an empty value is as if unset (as curl reads it). */
-function pick(env: Env, lower: string): { name: string; value: string } | undefined {
-  for (const name of [lower, lower.toUpperCase()]) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
+/** NO_PROXY, lower case first; an empty value is as if unset (as curl reads it). */
+function noProxyValue(env: Env): string | undefined {
+  return env.no_proxy?.trim() || env.NO_PROXY?.trim() || undefined;
 }
 
 /**
- * The proxy a variable names (`host:port` is an http:// one: proxyUrlText). Anything but an
- * http:// or https:// URL is refused by the variable's name, never quoting its value (it may
- * hold a password).
+ * The proxy a variable names, the lower-case one first (read by proxyVariable, as the masking
+ * reads it: trimmed, empty as unset, `host:port` as http://). Anything but an http:// or
+ * https:// URL is refused by the variable's name, never quoting its value (it may hold a
+ * password).
  */
 function proxyUri(env: Env, lower: string): string | undefined {
-  const v = pick(env, lower);
-  if (!v) return undefined;
-  const uri = proxyUrlText(v.value);
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(uri).protocol;
-  } catch {
-    // Not a URL at all: refused below.
+  for (const name of [lower, lower.toUpperCase()]) {
+    const uri = proxyVariable(env, name);
+    if (uri === undefined) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(uri).protocol;
+    } catch {
+      // Not a URL at all: refused below.
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new UsageError(
+        `${name} is not an http:// or https:// proxy URL: set it as http://host:port, or unset it`,
+      );
+    }
+    return uri;
   }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new UsageError(
-      `${v.name} is not an http:// or https:// proxy URL: set it as http://host:port, or unset it`,
-    );
-  }
-  return uri;
+  return undefined;
 }
 
 /**
@@ -136,8 +135,8 @@ function noProxyRule(value: string | undefined): (u: URL) => boolean {
 
 /**
  * A direct pool, and one per proxy the environment names: `https_proxy` for https:// URLs
- * (`http_proxy` when it is not set), `http_proxy` for http:// ones, lower case first like
- * curl. The choice is made here, so `proxiedFor` says exactly where a request goes.
+ * (`http_proxy` when it is not set), `http_proxy` for http:// ones, `all_proxy` for either
+ * when the scheme's own is not set, lower case first like curl. The choice is made here, so `proxiedFor` says exactly where a request goes.
  */
 function createDispatchers(timeoutMs: number, connections: number, env: Env): Dispatchers {
   const connectTimeoutMs = Math.min(timeoutMs, 30_000);
@@ -176,11 +175,13 @@ function createDispatchers(timeoutMs: number, connections: number, env: Env): Di
   };
   const httpProxy = proxyOf('http_proxy');
   const httpsOwn = proxyOf('https_proxy');
-  const exempt = noProxyRule(pick(env, 'no_proxy')?.value);
+  const allProxy = proxyOf('all_proxy');
+  const exempt = noProxyRule(noProxyValue(env));
   // Loopback never goes through a proxy: a proxy cannot reach the user's own machine.
   const dispatcherFor = (u: URL): Dispatcher => {
     if (isLoopback(u.hostname) || exempt(u)) return direct;
-    return (u.protocol === 'https:' ? (httpsOwn() ?? httpProxy()) : httpProxy()) ?? direct;
+    const own = u.protocol === 'https:' ? (httpsOwn() ?? httpProxy()) : httpProxy();
+    return own ?? allProxy() ?? direct;
   };
   return {
     dispatcherFor,

@@ -86,6 +86,8 @@ export interface PaginateOptions {
   limiter?: PageLimiterFactory;
   /** With `all`: the walk is held whole by the caller, so it stops past this many items. */
   maxItems?: number;
+  /** The hint of the error past maxItems: what the user can do instead. */
+  maxItemsHint?: string;
 }
 
 export interface PageStats {
@@ -178,6 +180,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       if (max !== undefined && (held > max || (p.total ?? 0) > max)) {
         throw new ApiError(
           `${what} lists more than ${max} items; sched reads at most ${max} before acting on a whole list; stopped, nothing was changed`,
+          { hint: opts.maxItemsHint },
         );
       }
     };

@@ -19,6 +19,9 @@ import { isLoopback, showUrl } from './url.js';
 import { joinClauses } from '../text/clauses.js';
 import type { Mask } from '../mask.js';
 
+/** The variables that decide the proxy (api/exchange.ts), named when one may be at fault. */
+const PROXY_SETTINGS = 'HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY';
+
 /** The request, as the wording needs it. */
 export interface WordedRequest {
   method: HttpMethod;
@@ -447,7 +450,7 @@ function networkError(
         sandbox
           ? sandboxHint(url)
           : proxy
-            ? 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL'
+            ? `check ${PROXY_SETTINGS}, then the base URL`
             : NETWORK_HINT,
       );
     }
@@ -477,7 +480,7 @@ function networkError(
     case 'proxy':
       return net(
         `the proxy refused the connection to ${host}: ${clean(f.detail, 200, c.mask)}`,
-        'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+        `check ${PROXY_SETTINGS}`,
       );
     case 'closed':
       return net(`${req.method} ${req.path} was cut off: the command is ending`);
@@ -499,7 +502,7 @@ export function receiverFailure(f: TransportFailure, timeoutMs: number, proxied 
   switch (f.kind) {
     case 'refused':
       return proxied
-        ? 'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / NO_PROXY)'
+        ? `connection refused (through the proxy: check ${PROXY_SETTINGS})`
         : 'connection refused (is the receiver running?)';
     case 'reset':
       return 'the connection was reset before an answer';

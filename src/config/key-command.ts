@@ -183,7 +183,8 @@ export async function runKeyCommand(line: string, opts: RunKeyCommandOptions): P
   try {
     words = splitCommandLine(line);
   } catch (e) {
-    const why = e instanceof CommandLineError ? e.message : String(e);
+    // splitCommandLine throws only CommandLineError.
+    const why = (e as CommandLineError).message;
     throw fail(
       'syntax',
       `cannot be run: ${why}`,
@@ -266,6 +267,17 @@ type Spawned =
  * Runs `words` without a shell and without stdin, reading at most `maxBytes` of stdout; ends
  * it (SIGKILL) past the bound, at the deadline or on `signal`. Never rejects.
  */
+/** Keeps about the first `cap` bytes a stream gives (whole chunks); the rest is read and dropped. */
+function firstBytes(stream: NodeJS.ReadableStream, cap: number): () => Buffer {
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  stream.on('data', (b: Buffer) => {
+    if (bytes < cap) parts.push(b);
+    bytes += b.length;
+  });
+  return () => Buffer.concat(parts);
+}
+
 function spawnBounded(
   words: readonly string[],
   env: Record<string, string | undefined>,
@@ -276,14 +288,12 @@ function spawnBounded(
   return new Promise((resolve) => {
     const child = spawn(words[0]!, words.slice(1), {
       env: definedOnly(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'], // spawn's default: no shell
       windowsHide: true,
     });
     const out: Buffer[] = [];
-    const err: Buffer[] = [];
+    const stderr = firstBytes(child.stderr, MAX_STDERR_BYTES);
     let outBytes = 0;
-    let errBytes = 0;
     let exit: Pick<Outcome, 'code' | 'signal'> | undefined;
     let outEnded = false;
     let settled = false;
@@ -304,14 +314,14 @@ function spawnBounded(
       if (exit !== undefined) {
         finish({
           kind: 'done',
-          result: { stdout: Buffer.concat(out), stderr: Buffer.concat(err), ...exit },
+          result: { stdout: Buffer.concat(out), stderr: stderr(), ...exit },
         });
       }
     };
     const onAbort = () => finish({ kind: 'interrupted', signal: signalOf(signal?.reason) });
     const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
     if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    else signal?.addEventListener('abort', onAbort, { once: true });
 
     child.on('error', (e: NodeJS.ErrnoException) => finish({ kind: 'spawn-error', errno: e.code }));
     child.stdout.on('data', (b: Buffer) => {
@@ -322,10 +332,6 @@ function spawnBounded(
     child.stdout.on('end', () => {
       outEnded = true;
       done();
-    });
-    child.stderr.on('data', (b: Buffer) => {
-      if (errBytes < MAX_STDERR_BYTES) err.push(b);
-      errBytes += b.length;
     });
     child.on('exit', (code, sig) => {
       exit = { code, signal: sig };

@@ -1,11 +1,11 @@
 // Whether a file or directory can be trusted: the one rule that the config store (profiles hold
 // the base URL the key is sent to) and the sandbox's --state file (webhook URLs and secrets)
-// both apply before reading. A leaf module: node:fs only, so the sandbox library can use it
-// without loading the CLI.
+// both apply before reading. Near a leaf: node:fs and platform-dirs.ts only, so the sandbox
+// library can use it without loading the CLI.
 //
 // POSIX only: Windows has neither these owners nor these modes (ACLs protect the files).
 import fs from 'node:fs';
-import os from 'node:os';
+import { isPrivateGroup } from '../platform-dirs.js';
 
 export const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
 
@@ -32,44 +32,6 @@ export type Distrust = { why: 'owner'; uid: number } | ({ why: 'writable'; mode:
  * owner, or readable by others or by a group that is not the user's own private group.
  */
 export type Exposure = { why: 'owner'; uid: number } | ({ why: 'readable'; mode: number } & OpenTo);
-
-/** The entries of a colon-separated database (/etc/group, /etc/passwd); none when unreadable. */
-function entries(file: string): string[][] {
-  try {
-    return fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => l.split(':'));
-  } catch {
-    return [];
-  }
-}
-
-let privateGroups: Map<number, boolean> | undefined;
-
-/**
- * OpenSSH's rule for a group-writable file: harmless only when its group is the user's own
- * private group — the user's primary group, of the user's name, with no other member and no
- * other user's primary group. Anything unknown (no such entry, a directory service) is not.
- */
-export function isPrivateGroup(gid: number): boolean {
-  privateGroups ??= new Map();
-  const known = privateGroups.get(gid);
-  if (known !== undefined) return known;
-  let ok = false;
-  if (typeof process.getgid === 'function' && gid === process.getgid()) {
-    const user = os.userInfo().username;
-    const group = entries('/etc/group').find((g) => Number(g[2]) === gid);
-    const members = (group?.[3] ?? '').split(',').filter(Boolean);
-    ok =
-      group?.[0] === user &&
-      members.every((m) => m === user) &&
-      !entries('/etc/passwd').some((p) => Number(p[3]) === gid && p[0] !== user);
-  }
-  privateGroups.set(gid, ok);
-  return ok;
-}
 
 /**
  * The trust rule: a path owned by another user, or writable by others or by a group that is

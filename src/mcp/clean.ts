@@ -55,12 +55,27 @@ export function cell(v: unknown, mask: Mask, max = 120): string {
 }
 
 /**
+ * A string value masked. One that holds JSON (a result's structured content serialised as
+ * text) and needs masking is masked inside ITS values too, so its structure stays JSON.
+ */
+function maskString(s: string, mask: Mask): string {
+  const masked = mask(s);
+  if (masked === s || !/^[[{]/.test(s)) return masked;
+  try {
+    return JSON.stringify(maskValues(JSON.parse(s), mask));
+  } catch {
+    return masked;
+  }
+}
+
+/**
  * The last net over a frame: every string VALUE of a message masked (object keys, numbers,
- * booleans and null are never touched, so no structural token of the JSON can be masked).
+ * booleans and null are never touched, so no structural token of the JSON can be masked; nor
+ * of JSON held in a string value).
  * Past `maxDepth` a value is replaced by DEEP_MARKER.
  */
 export function maskValues(v: unknown, mask: Mask, maxDepth = 4 * MAX_DEPTH, depth = 0): unknown {
-  if (typeof v === 'string') return mask(v);
+  if (typeof v === 'string') return maskString(v, mask);
   if (v === null || typeof v !== 'object') return v;
   if (depth >= maxDepth) return DEEP_MARKER;
   if (Array.isArray(v)) return v.map((x) => maskValues(x, mask, maxDepth, depth + 1));

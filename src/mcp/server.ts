@@ -25,6 +25,7 @@ import {
   type Access,
   type ToolDeps,
   type ToolName,
+  type ToolResult,
 } from './tools.js';
 import { notSelected } from './selection.js';
 
@@ -71,6 +72,23 @@ export function sized(result: CallToolResult): CallToolResult {
   );
 }
 
+/**
+ * A tool's answer as an MCP result: structuredContent (every value cleaned and cut), and text
+ * content — the short prose, then the structured content serialised (for clients that read
+ * only text, as the 2025-06-18 revision advises).
+ */
+export function resultOf(r: ToolResult, mask: Mask): CallToolResult {
+  const structured = cleanValue(r.structured, mask) as Record<string, unknown>;
+  return {
+    content: [
+      { type: 'text', text: cleanText(r.text, mask) },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+    ...(r.isError ? { isError: true } : {}),
+  };
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
@@ -86,16 +104,30 @@ export function listedTools(o: {
     title: t.title,
     description: t.description,
     inputSchema: { ...t.inputSchema, additionalProperties: false },
+    outputSchema: t.outputSchema,
     annotations: annotationsOf(t, { sandbox: o.sandbox }),
   }));
 }
 
-/** What `initialize` tells the assistant: what the account holds, and the level. */
+/**
+ * What `initialize` tells the assistant: what the account holds, the level, and what it must
+ * weigh before acting (a minted link cannot be taken back; the sandbox's links vanish with it).
+ */
 export function instructionsOf(o: { access: Access; sandbox: boolean }): string {
-  return (
-    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}. ` +
-    LEVEL_NOTE[o.access]
-  );
+  return [
+    `Meeting types, single-use booking links and webhooks of a SimplyMeet.me account${o.sandbox ? ' (here: a local sandbox; nothing real is touched)' : ''}.`,
+    LEVEL_NOTE[o.access],
+    ...(o.access === 'read-only'
+      ? []
+      : [
+          'A single-use link, once minted, cannot be taken back (links cannot be deleted): mint only the links the user asked for.',
+        ]),
+    ...(o.sandbox
+      ? [
+          "The sandbox's links, webhooks and bookings vanish when this server stops: never give them to people as real links.",
+        ]
+      : []),
+  ].join(' ');
 }
 
 export interface McpServer {
@@ -138,12 +170,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
         deps: o.deps,
         signal,
       });
-      const mask = o.mask();
-      return sized({
-        content: [{ type: 'text', text: cleanText(r.text, mask) }],
-        structuredContent: cleanValue(r.structured, mask) as Record<string, unknown>,
-        ...(r.isError ? { isError: true } : {}),
-      });
+      return sized(resultOf(r, o.mask()));
     } catch (e) {
       return failed(e);
     }

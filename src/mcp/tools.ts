@@ -35,7 +35,7 @@ import { adaptivePageLimiter } from '../bulk/page-walk.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
 import { sampleDelivery } from '../domain/webhooks/sample.js';
-import { envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
+import { chooseSecret, envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
 import {
   diagnoseSignature,
   likelyCause,
@@ -96,7 +96,16 @@ export interface ToolDef {
   /** Whether the tool talks to the service (an account is needed; the world is open). */
   usesApi: boolean;
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
+  /** What its structuredContent holds (extra fields allowed: the API's objects are kept whole). */
+  outputSchema: ObjectSchema;
 }
+
+type ObjectSchema = {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+};
 
 const PAGING: Record<string, JsonSchema> = {
   page: { type: 'integer', minimum: 1, description: 'the page to read (default 1)' },
@@ -112,6 +121,75 @@ const PAGING: Record<string, JsonSchema> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Output schemas: our result shapes and the fields the API documents, optional where a server
+// may leave them out, extra fields allowed. Every value is cleaned first (strings stay strings,
+// cut or not; a value nested past 64 levels becomes a string), so only the top levels are
+// typed: a cleaned or cut value always passes.
+
+const text = (description: string): JsonSchema => ({ type: 'string', description });
+const nullable = (type: string, description: string): JsonSchema => ({
+  type: [type, 'null'],
+  description,
+});
+const object = (
+  properties: Record<string, JsonSchema>,
+  required: string[],
+  description?: string,
+): ObjectSchema & { description?: string } => ({
+  type: 'object',
+  properties,
+  required,
+  ...(description ? { description } : {}),
+});
+
+const LISTING_OUTPUT: Record<string, JsonSchema> = {
+  count: { type: 'integer', minimum: 0, description: 'how many items this result holds' },
+  total: nullable('integer', 'how many there are (matching), when known'),
+  page: nullable('integer', 'the page read (null when every page was read)'),
+  pages: nullable('integer', 'how many pages there are (null when every page was read)'),
+  has_more: { type: 'boolean', description: 'more items exist than this result holds' },
+  truncated: {
+    type: 'boolean',
+    description: `a bound cut the items read (at most ${MAX_ITEMS}, about 1 MiB a result)`,
+  },
+  note: text('why the items were cut, and what to do'),
+};
+const LISTING_REQUIRED = ['count', 'has_more', 'truncated'];
+
+const MEETING_TYPE_OUTPUT = object(
+  {
+    uuid: text('the meeting type UUID'),
+    name: nullable('string', 'its name as people see it'),
+    slug: nullable('string', 'its slug (in booking URLs)'),
+    duration: nullable('number', 'minutes'),
+    description: nullable('string', 'its description'),
+  },
+  [],
+  'a meeting type as the API sent it (unknown fields kept)',
+);
+
+const WEBHOOK_OUTPUT = object(
+  {
+    uuid: text('the webhook UUID'),
+    url: text('where deliveries go'),
+    events: { type: 'array', items: { type: 'string' }, description: 'the events it receives' },
+    secret: nullable('string', '"****" when the service sent a secret; never the secret'),
+    created_at: nullable('string', 'when it was created (ISO 8601)'),
+  },
+  [],
+  'a webhook as the API sent it (unknown fields kept; never its secret)',
+);
+
+const LINK_OUTPUT = object(
+  {
+    url: text('the single-use booking URL to give the invitee'),
+    code: text('the link code'),
+  },
+  ['url'],
+  'a single-use link as the API sent it',
+);
+
 const SECRET_ENV: JsonSchema = {
   type: 'string',
   pattern: `^${SECRET_ENV_PREFIX}[A-Za-z0-9_]*$`,
@@ -126,6 +204,13 @@ export const TOOLS: readonly ToolDef[] = [
       'List the meeting types of the account (name, slug, duration, UUID). `query` keeps those whose name or slug contains it (case ignored).',
     level: 'read',
     usesApi: true,
+    outputSchema: object(
+      {
+        meeting_types: { type: 'array', items: MEETING_TYPE_OUTPUT },
+        ...LISTING_OUTPUT,
+      },
+      ['meeting_types', ...LISTING_REQUIRED],
+    ),
     inputSchema: {
       type: 'object',
       properties: {
@@ -140,6 +225,14 @@ export const TOOLS: readonly ToolDef[] = [
     description: `Mint single-use booking links for one meeting type (UUID, slug, or name as people see it). Each link books one meeting; links cannot be deleted. At most ${MAX_LINKS} per call.`,
     level: 'mint',
     usesApi: true,
+    outputSchema: object(
+      {
+        meeting_type: text('the meeting type as it was asked for'),
+        meeting_type_uuid: text('its UUID'),
+        links: { type: 'array', items: LINK_OUTPUT, description: 'the links minted' },
+      },
+      ['meeting_type', 'meeting_type_uuid', 'links'],
+    ),
     inputSchema: {
       type: 'object',
       properties: {
@@ -166,6 +259,10 @@ export const TOOLS: readonly ToolDef[] = [
       'List the webhook subscriptions of the account (UUID, URL, events). Secrets are never shown.',
     level: 'read',
     usesApi: true,
+    outputSchema: object(
+      { webhooks: { type: 'array', items: WEBHOOK_OUTPUT }, ...LISTING_OUTPUT },
+      ['webhooks', ...LISTING_REQUIRED],
+    ),
     inputSchema: { type: 'object', properties: { ...PAGING } },
   },
   {
@@ -175,6 +272,13 @@ export const TOOLS: readonly ToolDef[] = [
       'Subscribe a URL to meeting events. Signed with the secret held by the environment variable `secret_env` names (of the server process), or unsigned only when `unsigned` is true. Never generates or returns a secret.',
     level: 'write',
     usesApi: true,
+    outputSchema: object(
+      {
+        webhook: WEBHOOK_OUTPUT,
+        signed: { type: 'boolean', description: 'whether deliveries are signed' },
+      },
+      ['webhook', 'signed'],
+    ),
     inputSchema: {
       type: 'object',
       properties: {
@@ -200,6 +304,14 @@ export const TOOLS: readonly ToolDef[] = [
     description: 'Delete one webhook subscription by its UUID (from list_webhooks).',
     level: 'write',
     usesApi: true,
+    outputSchema: object(
+      {
+        uuid: text('the webhook UUID'),
+        deleted: { type: 'boolean', const: true },
+        already_gone: { type: 'boolean', description: 'it was deleted before this call' },
+      },
+      ['uuid', 'deleted', 'already_gone'],
+    ),
     inputSchema: {
       type: 'object',
       properties: { uuid: { type: 'string', description: 'the webhook UUID' } },
@@ -212,6 +324,13 @@ export const TOOLS: readonly ToolDef[] = [
     description: `Check a webhook-signature header value against the raw delivery body, with the secret held by the environment variable \`secret_env\` names (default ${DEFAULT_SECRET_ENV}). Says the likely cause when invalid. Needs no account.`,
     level: 'read',
     usesApi: false,
+    outputSchema: object(
+      {
+        valid: { type: 'boolean', description: 'the verdict: the signature matches the payload' },
+        reason: nullable('string', 'when invalid, the likely cause; null when valid'),
+      },
+      ['valid', 'reason'],
+    ),
     inputSchema: {
       type: 'object',
       properties: {
@@ -229,6 +348,11 @@ export const TOOLS: readonly ToolDef[] = [
       'A realistic delivery body for one event, as the service sends it (for writing or testing a receiver). Needs no account.',
     level: 'read',
     usesApi: false,
+    outputSchema: object(
+      { event: { type: 'string', enum: [...EVENT_NAMES] } },
+      ['event'],
+      'the delivery body, as the service sends it',
+    ),
     inputSchema: {
       type: 'object',
       properties: { event: { type: 'string', enum: [...EVENT_NAMES] } },
@@ -431,6 +555,9 @@ interface Listing<T> {
   page: number | null;
   pages: number | null;
   total: number | null;
+  /** More items exist than this result holds (another page, or past a bound). */
+  hasMore: boolean;
+  /** A bound (MAX_ITEMS, LIST_BYTES) cut the items read. */
   truncated: boolean;
   /** Why fewer items are returned than were read: they would not fit in one result. */
   note?: string;
@@ -450,6 +577,7 @@ export function fitted<T>(l: Listing<T>, mask: Mask): Listing<unknown> {
       return {
         ...l,
         items,
+        hasMore: true,
         truncated: true,
         note: `only the first ${items.length} fit in one result (about 1 MiB): read by page with a smaller limit`,
       };
@@ -468,7 +596,8 @@ async function onePage<T>(read: Promise<Page<T>>): Promise<Listing<T>> {
     page: p.page,
     pages: p.pages,
     total: p.total ?? null,
-    truncated: p.page < p.pages || items.length < p.items.length,
+    hasMore: p.page < p.pages || items.length < p.items.length,
+    truncated: items.length < p.items.length,
   };
 }
 
@@ -490,7 +619,8 @@ async function everyPage<T>(
     total += 1;
     if (items.length < MAX_ITEMS) items.push(t);
   }
-  return { items, page: null, pages: null, total, truncated: total > items.length };
+  const cut = total > items.length;
+  return { items, page: null, pages: null, total, hasMore: cut, truncated: cut };
 }
 
 function listingArgs(args: Args) {
@@ -509,7 +639,7 @@ function listingSummary(l: Listing<unknown>, noun: [string, string], filter?: st
     const more = l.page < (l.pages ?? 0) ? `; more on page ${l.page + 1}` : '';
     return `${what} (page ${l.page} of ${Math.max(l.pages ?? 1, 1)}${more}${note})`;
   }
-  return l.truncated
+  return l.hasMore
     ? `${what}, the first ${l.items.length} of ${l.total}; narrow with query or read by page${note}`
     : what;
 }
@@ -520,6 +650,7 @@ function listingFields(l: Listing<unknown>) {
     total: l.total,
     page: l.page,
     pages: l.pages,
+    has_more: l.hasMore,
     truncated: l.truncated,
     ...(l.note ? { note: l.note } : {}),
   };
@@ -635,13 +766,15 @@ async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal
   if (name !== undefined && unsigned) {
     throw new UsageError('give secret_env or unsigned, not both');
   }
-  if (name === undefined && !unsigned) {
+  // Never generated, never SCHED_WEBHOOK_SECRET: only the variable named, or unsigned.
+  const choice = chooseSecret({ flag: !unsigned, variable: name ?? null }, deps.env);
+  if (choice.kind === 'absent') {
     throw new UsageError(
       'a signing secret is needed: secret_env names the environment variable of the server that holds it',
       { hint: 'or pass unsigned: true to create an unsigned webhook (not recommended)' },
     );
   }
-  const secret = name === undefined ? undefined : secretFrom(deps.env, name, 'new');
+  const secret = choice.kind === 'none' ? undefined : secretFrom(deps.env, name!, 'new');
   if (secret !== undefined) deps.addSecrets([secret]);
   const client = await deps.api();
   const created = withoutSecret(await createWebhook(client, { url, events, secret }, { signal }));
@@ -650,7 +783,7 @@ async function createWebhookTool(deps: ToolDeps, args: Args, signal: AbortSignal
       ? 'unsigned: a receiver cannot tell its deliveries from forged ones'
       : `signed with the secret in ${name}`;
   return {
-    structured: { webhook: created },
+    structured: { webhook: created, signed: name !== undefined },
     text: `Created webhook ${cell(created.uuid, deps.mask())} for ${cell(created.url, deps.mask(), 300)} (${events.join(', ')}), ${signed}.`,
   };
 }

@@ -46,16 +46,6 @@ export type ActionVerb = keyof ActionCalls<unknown>;
 
 type After<F> = F extends (first: string, ...rest: infer R) => unknown ? R : never;
 
-/** A field of a meeting action's body as `sched sandbox <verb>` takes it (an option). */
-export interface CliField {
-  /** The option, e.g. `--reason <text>`; its value goes to the body field of the same name. */
-  flags: string;
-  description: string;
-  /** A time is checked locally (ISO 8601 with an offset) before it is sent. */
-  time?: boolean;
-  required?: boolean;
-}
-
 export interface ActionRow<V extends ActionVerb = ActionVerb> {
   /** The event the action delivers to every webhook subscribed to it. */
   event: EventName;
@@ -64,8 +54,6 @@ export interface ActionRow<V extends ActionVerb = ActionVerb> {
    * a meeting (POST /_sandbox/meetings/<uuid>/<verb>).
    */
   on: 'link' | 'meeting';
-  /** The control route's status. */
-  status: 200 | 201;
   /** `sched sandbox <verb>`'s description, before " in a running sandbox (delivers <event>)". */
   summary: string;
   /** Past tense, for "Cancelled meeting <uuid>." (the CLI and the console). */
@@ -79,8 +67,11 @@ export interface ActionRow<V extends ActionVerb = ActionVerb> {
    * it, and whether it moves the meeting (`at`, a future time, required).
    */
   meeting?: { refused: string; byField: string; moves?: boolean };
-  /** The options of `sched sandbox <verb>` beyond the target and --api-key (a meeting action). */
-  cli: { examples: string[]; fields?: CliField[] };
+  /**
+   * `sched sandbox <verb>`: its examples; for a meeting action, what its --reason means (none
+   * without one). A moving action takes --at (required).
+   */
+  cli: { examples: string[]; reason?: string };
 }
 
 const iso = (at: string | Date | undefined) => (at instanceof Date ? at.toISOString() : at);
@@ -89,7 +80,6 @@ export const SANDBOX_ACTIONS: { readonly [V in ActionVerb]: ActionRow<V> } = {
   book: {
     event: 'meetingScheduled',
     on: 'link',
-    status: 201,
     summary: 'Book a single-use link',
     done: 'Booked',
     button: { label: 'Book' },
@@ -107,7 +97,6 @@ export const SANDBOX_ACTIONS: { readonly [V in ActionVerb]: ActionRow<V> } = {
   cancel: {
     event: 'meetingCancelled',
     on: 'meeting',
-    status: 200,
     summary: 'Cancel a meeting',
     done: 'Cancelled',
     button: { label: 'Cancel', danger: true },
@@ -118,13 +107,12 @@ export const SANDBOX_ACTIONS: { readonly [V in ActionVerb]: ActionRow<V> } = {
         'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to cancel',
         'sched sandbox cancel "$MEETING" --json',
       ],
-      fields: [{ flags: '--reason <text>', description: 'cancellation reason' }],
+      reason: 'cancellation reason',
     },
   },
   reschedule: {
     event: 'meetingRescheduled',
     on: 'meeting',
-    status: 200,
     summary: 'Move a meeting',
     done: 'Rescheduled',
     button: { label: 'Reschedule' },
@@ -139,14 +127,6 @@ export const SANDBOX_ACTIONS: { readonly [V in ActionVerb]: ActionRow<V> } = {
         'MEETING=$(sched sandbox book "$(sched link create intro-call)" -q)   # a meeting to move',
         'sched sandbox reschedule "$MEETING" --at 2030-12-01T15:00:00+01:00',
         'sched sandbox reschedule "$MEETING" --at 2030-12-02T14:00:00Z --json',
-      ],
-      fields: [
-        {
-          flags: '--at <iso-time>',
-          description: 'the new start time, ISO 8601',
-          time: true,
-          required: true,
-        },
       ],
     },
   },

@@ -7,15 +7,12 @@ import { EVENT_NAMES } from '../api/types.js';
 import { ACTION_VERBS, actionPath, SANDBOX_ACTIONS } from './actions.js';
 import { esc } from './page.js';
 
-/** What the script needs of each action: its button, what it acts on, its path under /_sandbox. */
-function consoleActions() {
-  const all = ACTION_VERBS.map((verb) => {
-    const { on, button, done, meeting } = SANDBOX_ACTIONS[verb];
-    const path = actionPath(verb).slice('/_sandbox'.length);
-    return { on, ...button, done, moves: meeting?.moves, path };
-  });
-  return all.sort((a, b) => Number(a.danger === true) - Number(b.danger === true));
-}
+/** The actions for the script, with their paths under /_sandbox; dangerous ones last. */
+const consoleActions = () =>
+  ACTION_VERBS.map((verb) => ({
+    ...SANDBOX_ACTIONS[verb],
+    path: actionPath(verb).replace('/_sandbox', ''),
+  })).sort((a, b) => Number(a.button.danger === true) - Number(b.button.danger === true));
 
 /** The page; `key` is set on a loopback address (the page then needs none typed in). */
 export function consoleHtml(o: { key: string | undefined }): string {
@@ -241,9 +238,9 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
 
   /** An action's button; what completes its label for a screen reader ("Cancel the meeting with …"). */
   function actionButton(a, what, run) {
-    var b = el('button', { type: 'button', class: a.danger ? 'danger' : undefined, 'aria-label': a.label + ' ' + what, text: a.label });
+    var b = el('button', { type: 'button', class: a.button.danger ? 'danger' : undefined, 'aria-label': a.button.label + ' ' + what, text: a.button.label });
     b.addEventListener('click', function () {
-      act(b, a.label, run);
+      act(b, a.button.label, run);
     });
     return b;
   }
@@ -375,7 +372,7 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
         var at = el('input', { id: id, type: 'datetime-local', value: localInput(m.scheduled_at) });
         actionsOn('meeting').forEach(function (a) {
           // datetime-local has no zone: the browser's own is said beside it (and in its label).
-          if (a.moves) {
+          if (a.meeting.moves) {
             actions.append(
               el('label', { for: id, class: 'sr-only', text: 'New start for the meeting with ' + who + ', in ' + TZ }),
               at,
@@ -384,7 +381,7 @@ export const CONSOLE_JS = String.raw`// The sandbox console's script: reads /api
           }
           actions.append(actionButton(a, 'the meeting with ' + who, function () {
             var body = {};
-            if (a.moves) {
+            if (a.meeting.moves) {
               var when = new Date(at.value);
               if (isNaN(when.getTime())) return Promise.reject(new Error('choose a new start'));
               body.at = when.toISOString();

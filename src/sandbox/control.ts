@@ -86,7 +86,8 @@ const actionRoutes: Route[] = ACTION_VERBS.map((verb) => ({
   handle: (core, r) => {
     const target = SANDBOX_ACTIONS[verb].on === 'link' ? linkTarget(r.body) : r.params.uuid!;
     const json = actionResult(performAction(core, verb, target, r.body));
-    return { status: SANDBOX_ACTIONS[verb].status, json };
+    // A link action makes a meeting (201); a meeting action changes one (200).
+    return { status: SANDBOX_ACTIONS[verb].on === 'link' ? 201 : 200, json };
   },
 }));
 

@@ -226,7 +226,12 @@ function wrap(server: SandboxHandle): Sandbox {
       verb,
       (target: string, ...args: unknown[]) =>
         act(target, () =>
-          performAction(core, verb, target, (SANDBOX_ACTIONS[verb].body as Body)(...args)),
+          performAction(
+            core,
+            verb,
+            target,
+            Reflect.apply(SANDBOX_ACTIONS[verb].body as Body, undefined, args),
+          ),
         ),
     ]),
   ) as unknown as ActionCalls<SandboxActionResult>;

@@ -565,6 +565,16 @@ describe('proxies', () => {
     [{ HTTPS_PROXY: 'p:9' }, 'https://api.example.com/x', true],
     [{ HTTPS_PROXY: 'https://p:9' }, 'https://api.example.com/x', true],
     [{ HTTP_PROXY: 'HTTPS://p:9' }, 'http://api.example.com/x', true],
+    // White space around a value (from YAML or a .env file) is dropped.
+    [{ HTTPS_PROXY: ' http://p:9' }, 'https://api.example.com/x', true],
+    [{ https_proxy: ' \t', HTTPS_PROXY: 'p:9 \n' }, 'https://api.example.com/x', true],
+    // ALL_PROXY (all_proxy first) is the fallback of both schemes, as curl reads it.
+    [{ ALL_PROXY: 'http://p:9' }, 'https://api.example.com/x', true],
+    [{ ALL_PROXY: 'http://p:9' }, 'http://api.example.com/x', true],
+    [{ all_proxy: ' p:9 ' }, 'http://api.example.com/x', true],
+    [{ ALL_PROXY: '' }, 'https://api.example.com/x', false],
+    [{ ALL_PROXY: 'http://p:9', NO_PROXY: 'skip.example' }, 'https://skip.example/x', false],
+    [{ ALL_PROXY: 'http://p:9' }, 'https://127.0.0.1:8080/x', false],
   ] as Array<[Record<string, string>, string, boolean]>)(
     '%o: %s through a proxy: %s',
     (env, url, proxied) => {
@@ -599,6 +609,7 @@ describe('proxies', () => {
     ['HTTPS_PROXY', 'socks5://user:pw-socks@p:1080'],
     ['https_proxy', 'http://user:pw-bracket@[bad'],
     ['HTTPS_PROXY', 'ftp://p:21'],
+    ['ALL_PROXY', 'socks5h://user:pw-socks@127.0.0.2:1080'],
   ])(
     '%s=%s names no proxy sched can use: refused by name, its value never quoted',
     (name, value) => {
@@ -631,6 +642,20 @@ describe('proxies', () => {
       expect(b.connects).toEqual(['plain.sched-test.invalid:80']);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('ALL_PROXY carries what neither HTTPS_PROXY nor HTTP_PROXY claims', async () => {
+    const all = await startProxy({ host: '127.0.0.1', port: srv.port });
+    const own = await startProxy({ host: '127.0.0.1', port: srv.port });
+    try {
+      const env = { ALL_PROXY: ` ${all.url} `, HTTPS_PROXY: own.url };
+      await run({ path: '/p' }, { baseUrl: 'https://secure.sched-test.invalid/api', env });
+      await run({ path: '/p' }, { baseUrl: 'http://plain.sched-test.invalid/api', env });
+      expect(own.connects).toEqual(['secure.sched-test.invalid:443']);
+      expect(all.connects).toEqual(['plain.sched-test.invalid:80']);
+    } finally {
+      await Promise.all([all.close(), own.close()]);
     }
   });
 

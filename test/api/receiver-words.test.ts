@@ -27,7 +27,7 @@ describe('receiverFailure', () => {
       'no answer within 1.5 s',
     );
     expect(receiverFailure(classify(err('ECONNREFUSED'), 'connect'), 1500, true)).toBe(
-      'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / NO_PROXY)',
+      'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY)',
     );
   });
 });

@@ -96,7 +96,7 @@ describe('failures without an answer', () => {
     );
     expect(words(e)).toEqual({
       message: 'the proxy refused the connection to api.example.test: Proxy response (407)',
-      hint: 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+      hint: 'check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY',
       code: 'network',
     });
   });

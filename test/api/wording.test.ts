@@ -321,7 +321,7 @@ describe('failureError', () => {
       f('refused', 'ECONNREFUSED', true),
       {
         message: 'cannot connect to api.example.test (through the proxy): connection refused',
-        hint: 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY, then the base URL',
+        hint: 'check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY, then the base URL',
       },
       { proxied: true },
     ],

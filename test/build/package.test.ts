@@ -92,6 +92,8 @@ describe('npm pack', () => {
     expect(files).toContain('dist/main.js');
     expect(files).toContain('completions/sched.bash');
     expect(files.filter((f) => /^(src|test|scripts|node_modules|dist\/bin)\//.test(f))).toEqual([]);
+    // The MCP Bundle (npm run build:mcpb) is a download of its own, never part of the package.
+    expect(files.filter((f) => f.endsWith('.mcpb'))).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunOptions } from '../helpers/run.js';
 import { lines, useSandbox } from '../helpers/command-harness.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const h = useSandbox();
 const term = (columns: number): RunOptions => ({ tty: true, columns, env: { NO_COLOR: '1' } });
@@ -12,7 +13,7 @@ const HOOKS = [
   { url: 'https://example.com/hook', events: ['meetingScheduled', 'meetingRescheduled'] },
   {
     url: 'https://hooks.example.com/sched/all-events',
-    events: ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'],
+    events: [...EVENT_NAMES],
   },
   { url: 'https://api.example.org/webhooks/cancel', events: ['meetingCancelled'] },
 ];
@@ -168,7 +169,7 @@ describe('webhooks ls on a terminal', () => {
     expect(row.split('\t')).toEqual([
       made[1]!.uuid,
       HOOKS[1]!.url,
-      'meetingScheduled,meetingCancelled,meetingRescheduled',
+      EVENT_NAMES.join(','),
       made[1]!.created_at,
     ]);
     const c = await h.run(['webhooks', 'ls', '-o', 'csv']);

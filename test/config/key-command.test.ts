@@ -52,6 +52,20 @@ describe('splitCommandLine: words as a POSIX shell makes them', () => {
       ['/usr/bin/secret-tool', 'lookup', 'service', 'sched cli'],
     ],
   ];
+  // The commands SECURITY.md and docs/configuration.md suggest.
+  cases.push(
+    [
+      'powershell -NoProfile -Command "(Get-StoredCredential -Target sched).GetNetworkCredential().Password"',
+      [
+        'powershell',
+        '-NoProfile',
+        '-Command',
+        '(Get-StoredCredential -Target sched).GetNetworkCredential().Password',
+      ],
+    ],
+    ['op read "op://Private/sched/credential"', ['op', 'read', 'op://Private/sched/credential']],
+    ['pass show sched/api-key', ['pass', 'show', 'sched/api-key']],
+  );
   it.each(cases)('%j', (line, words) => {
     expect(splitCommandLine(line)).toEqual(words);
   });
@@ -120,6 +134,30 @@ describe('runKeyCommand', () => {
     expect(await run(line, { env: { PATH: process.env.PATH, SECRET_SOURCE: 'k_from_env' } })).toBe(
       'k_from_env',
     );
+  });
+
+  it('an unset variable (undefined) is not passed on as a word', async () => {
+    const line = script('unset.sh', 'printf %s "${GONE-unset}"\n');
+    expect(await run(line, { env: { PATH: process.env.PATH, GONE: undefined } })).toBe('unset');
+  });
+
+  it('keeps only the first 4 KiB of a chatty stderr, and its first line', async () => {
+    const line = script(
+      'chatty.sh',
+      'echo "first"  >&2; head -c 100000 /dev/zero | tr "\\0" x >&2; exit 2\n',
+    );
+    const e = await failure(line);
+    expect(e.message).toMatch(/failed \(exit 2\): "first"$/);
+  });
+
+  it('a signal already aborted: the command is not waited for', async () => {
+    const ac = new AbortController();
+    ac.abort('SIGTERM');
+    const e = await run(script('never.sh', 'exec sleep 30\n'), { signal: ac.signal }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(Interrupted);
+    expect((e as Interrupted).exitCode).toBe(143);
   });
 
   it('never passes stdin on: the command reads an empty stdin', async () => {

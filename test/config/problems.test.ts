@@ -18,6 +18,15 @@ describe('shapeProblem', () => {
     [{ profiles: { a: null } }, 'profile "a" is not an object'],
     [{ profiles: { a: [] } }, 'profile "a" is not an object'],
     [{ profiles: { a: { apiKey: 42 } } }, '"apiKey" of profile "a" is not a string'],
+    [{ profiles: { a: { keyCommand: 'secret-tool lookup service sched' } } }, undefined],
+    [
+      { profiles: { a: { keyCommand: ['op', 'read'] } } },
+      '"keyCommand" of profile "a" is not a string',
+    ],
+    [
+      { profiles: { a: { apiKey: 'k', keyCommand: 'pass show sched' } } },
+      'profile "a" has both "apiKey" and "keyCommand"',
+    ],
   ])('%j -> %s', (store, problem) => {
     expect(shapeProblem(store)).toBe(problem);
   });

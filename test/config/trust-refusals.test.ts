@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSched, type RunResult } from '../helpers/run.js';
-import { isPrivateGroup } from '../../src/config/ownership.js';
+import { isPrivateGroup } from '../../src/platform-dirs.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runsElsewhere } from '../helpers/skip.js';
 

@@ -21,7 +21,10 @@ export interface McpHarness {
 
 export interface ToolCall {
   isError: boolean;
+  /** The first text block: the short prose. */
   text: string;
+  /** Every text block after the first (the structured content serialised). */
+  more: string[];
   structured: Record<string, unknown> | undefined;
 }
 
@@ -60,10 +63,11 @@ export async function connectMcp(
       const r = (await client.callTool({ name, arguments: args }, undefined, {
         signal,
       })) as CallToolResult;
-      const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const [text = '', ...more] = r.content.map((c) => (c.type === 'text' ? c.text : ''));
       return {
         isError: r.isError === true,
         text,
+        more,
         structured: r.structuredContent,
       };
     },

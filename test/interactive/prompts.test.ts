@@ -4,7 +4,8 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noTmux, startSched, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { BIN } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), () => {
@@ -38,6 +39,41 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
       const screen = await term.screen();
       expect(screen).toContain(expected);
       expect(screen).not.toContain('s3cret-value');
+    });
+
+    it('`SIG=$(sched sig sign ...)`: stdout captured, the terminal still asks (issue 40)', async () => {
+      const payload = join(dir, 'body3.json');
+      writeFileSync(payload, '{"event":"meetingCancelled"}');
+      const sched = `"${process.execPath}" "${BIN}"`;
+      term = await startTerminal(
+        [
+          'sh',
+          '-c',
+          `SIG=$(${sched} sig sign --payload-file "$0") && echo "captured: $SIG"`,
+          payload,
+        ],
+        { env: { SCHED_CONFIG_DIR: join(dir, 'config') } },
+      );
+      await term.waitForScreen(/Webhook secret/);
+      await term.type('s3cret-value');
+      await term.sendKeys('Enter');
+      expect(await term.waitForExit()).toBe(0);
+      const expected = createHmac('sha256', 's3cret-value')
+        .update('{"event":"meetingCancelled"}')
+        .digest('base64');
+      expect(await term.screen()).toContain(`captured: ${expected}`);
+    });
+
+    it('CI set: never asks, even at a terminal; says why (exit 2)', async () => {
+      const payload = join(dir, 'body4.json');
+      writeFileSync(payload, '{}');
+      term = await startSched(['sig', 'sign', '--payload-file', payload], {
+        env: { SCHED_CONFIG_DIR: join(dir, 'config'), CI: 'true' },
+      });
+      expect(await term.waitForExit()).toBe(2);
+      const screen = await term.screen();
+      expect(screen).toContain('CI is set (CI=true), and nothing is asked in CI');
+      expect(screen).not.toContain('Webhook secret');
     });
 
     it('stops on Ctrl-C at the prompt with exit 130 and no signature', async () => {

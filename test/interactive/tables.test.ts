@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { noTmux, startSched, startTerminal, tmuxTitle, type Terminal } from '../helpers/tmux.js';
 import { BIN } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const HOOKS = [
   { url: 'https://example.com/hook', events: ['meetingScheduled', 'meetingRescheduled'] },
   // The URL of the report: split at 80-100 columns before.
   {
     url: 'https://api.example.com/hooks/sched/changes',
-    events: ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'],
+    events: [...EVENT_NAMES],
   },
 ];
 

@@ -125,7 +125,14 @@ describe('list_meeting_types', () => {
     ]);
     // Fields the CLI has no use for are kept as the API sent them.
     expect(Object.keys(items[0]!)).toEqual(expect.arrayContaining(['description', 'position']));
-    expect(r.structured).toMatchObject({ count: 3, total: 8, page: 1, pages: 3, truncated: true });
+    expect(r.structured).toMatchObject({
+      count: 3,
+      total: 8,
+      page: 1,
+      pages: 3,
+      has_more: true,
+      truncated: false,
+    });
     expect(r.text).toBe(
       [
         '3 meeting types (page 1 of 3; more on page 2):',
@@ -150,6 +157,7 @@ describe('list_meeting_types', () => {
       total: 8,
       page: 3,
       pages: 3,
+      has_more: false,
       truncated: false,
     });
     expect(last.text.split('\n')[0]).toBe('2 meeting types (page 3 of 3):');
@@ -165,6 +173,7 @@ describe('list_meeting_types', () => {
       total: 1,
       page: null,
       pages: null,
+      has_more: false,
       truncated: false,
     });
     expect(byName.text).toBe(
@@ -201,7 +210,13 @@ describe('list_meeting_types', () => {
     const items = r.structured!.meeting_types as Array<{ slug: string }>;
     expect(items).toHaveLength(100);
     expect(items.at(-1)!.slug).toBe('type-099');
-    expect(r.structured).toMatchObject({ count: 100, total: 130, page: null, truncated: true });
+    expect(r.structured).toMatchObject({
+      count: 100,
+      total: 130,
+      page: null,
+      has_more: true,
+      truncated: true,
+    });
     const lines = r.text.split('\n');
     expect(lines[0]).toBe(
       '100 meeting types, the first 100 of 130; narrow with query or read by page:',

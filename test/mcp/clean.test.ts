@@ -94,6 +94,20 @@ describe('maskValues (the frames last net)', () => {
     });
   });
 
+  it('JSON held in a string value is masked inside its values, so it stays JSON', () => {
+    const m = masker(['true', 'hook-secret-1']);
+    const held = JSON.stringify({ valid: true, note: 'hook-secret-1 and true', n: [true, null] });
+    expect(JSON.parse((maskValues({ text: held }, m) as { text: string }).text)).toEqual({
+      valid: true,
+      note: '**** and ****',
+      n: [true, null],
+    });
+    // Not JSON after all, or nothing to mask: masked as text, or left as it is.
+    expect(maskValues('{true', m)).toBe('{****');
+    expect(maskValues('[1, 2]', m)).toBe('[1, 2]');
+    expect(maskValues('it is true', m)).toBe('it is ****');
+  });
+
   it('past its depth bound the value is replaced', () => {
     expect(maskValues(nest(3, 'x'), mask, 2)).toEqual({ d: [DEEP_MARKER] });
     expect(maskValues(nest(2, 'x'), mask, 2)).toEqual([{ d: 'x' }]);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { envelope, f, type Fault, type RecordedRequest } from '../helpers/fault-server.js';
 import { API_KEY, MASKED_KEY, WEBHOOK_SECRET, type Run } from './harness.js';
 import { mcpResult, mcpSession } from '../helpers/mcp-stdin.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -91,7 +92,7 @@ export const LINK = { code: 'q7Rx2K', url: 'https://secure.simplymeet.me/s/q7Rx2
 export const WH_OLD = {
   uuid: '0d5c7a52-9a43-4c55-8d6f-6f4f3b2f9e10',
   url: 'https://old.example.com/hooks/sched',
-  events: ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'],
+  events: [...EVENT_NAMES],
   secret: null,
   created_at: CREATED_AT,
 };

@@ -58,14 +58,19 @@ const callers: Array<[name: string, argv: () => string[], needed: string, hint: 
   ],
 ];
 
+// Prompts read stdin and draw on stderr: those two decide, with --no-input and CI (issue 40).
 const reasons: Array<[why: string, extra: string[], io: RunOptions]> = [
   ['--no-input was given', ['--no-input'], { tty: true }],
-  ['stdout is not a terminal (it goes to a file or a pipe)', [], { tty: true, stdoutIsTTY: false }],
+  ['CI is set (CI=true), and nothing is asked in CI', [], { tty: true, env: { CI: 'true' } }],
+  ['CI is set (CI=1), and nothing is asked in CI', [], { tty: true, env: { CI: '1' } }],
   ['stdin is not a terminal', [], { tty: true, stdinIsTTY: false }],
+  ['stderr is not a terminal (it goes to a file or a pipe)', [], { tty: true, stderrIsTTY: false }],
 ];
 
 const refusing: Prompter = new Proxy({} as Prompter, {
-  get: (_t, name) => () => Promise.reject(new Error(`prompted (${String(name)})`)),
+  // Not a thenable: the context resolves the prompter as a promise's value.
+  get: (_t, name) =>
+    name === 'then' ? undefined : () => Promise.reject(new Error(`prompted (${String(name)})`)),
 });
 
 describe.each(callers)('%s', (_name, argv, needed, hint) => {
@@ -80,6 +85,7 @@ describe.each(callers)('%s', (_name, argv, needed, hint) => {
         SCHED_API_KEY: 'k',
         SCHED_CONFIG_DIR: config.path,
         NO_COLOR: '1',
+        ...io.env,
       },
     });
     expect(r.code).toBe(2);
@@ -88,6 +94,68 @@ describe.each(callers)('%s', (_name, argv, needed, hint) => {
     expect(second).toMatch(/^hint: /);
     expect(second).toMatch(hint);
     expect(r.stdout).toBe('');
+    expect(srv.requests.length).toBe(before);
+  });
+});
+
+describe('stdout is not part of the rule: `X=$(sched ...)` at a terminal still asks', () => {
+  const env = (extra: Record<string, string> = {}) => ({
+    SCHED_BASE_URL: srv.baseUrl,
+    SCHED_API_KEY: 'k',
+    SCHED_CONFIG_DIR: config.path,
+    NO_COLOR: '1',
+    ...extra,
+  });
+  const asking = (asked: string[]): Prompter =>
+    new Proxy({} as Prompter, {
+      // Not a thenable: the context resolves the prompter as a promise's value.
+      get: (_t, name) =>
+        name === 'then'
+          ? undefined
+          : () => {
+              asked.push(String(name));
+              return Promise.reject(new Error('answered nothing'));
+            },
+    });
+
+  it.each(callers.filter(([name]) => name !== 'events send --edit'))(
+    '%s: stdout a pipe, stdin and stderr terminals: not refused for it (asks, or asks the API first)',
+    async (_name, argv) => {
+      const asked: string[] = [];
+      const before = srv.requests.length;
+      const r = await runSched(argv(), {
+        tty: true,
+        stdoutIsTTY: false,
+        prompter: asking(asked),
+        env: env(),
+      });
+      expect(r.stderr).not.toMatch(/is not a terminal/);
+      expect(asked.length > 0 || srv.requests.length > before, r.stderr).toBe(true);
+    },
+  );
+
+  it('CI=0 and CI=false are not CI: the prompt is asked', async () => {
+    for (const CI of ['0', 'false', '']) {
+      const asked: string[] = [];
+      await runSched(['sig', 'sign', '--payload-file', PAYLOAD_FILE], {
+        tty: true,
+        prompter: asking(asked),
+        env: env({ CI }),
+      });
+      expect(asked, `CI=${CI}`).toEqual(['password']);
+    }
+  });
+
+  it('events send --edit: the editor takes the terminal itself, so stdout must be one too', async () => {
+    const before = srv.requests.length;
+    const r = await runSched(
+      ['events', 'send', 'meetingScheduled', '--to', `${srv.url}/hook`, '--edit'],
+      { tty: true, stdoutIsTTY: false, prompter: refusing, env: env() },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: --edit opens an editor, which needs a terminal: stdout is not a terminal (it goes to a file or a pipe)',
+    );
     expect(srv.requests.length).toBe(before);
   });
 });

@@ -12,14 +12,15 @@ import {
 describe('the sandbox actions table', () => {
   it('spells a verb of two words with a dash for the CLI and the route', () => {
     expect(actionName('noShow' as ActionVerb)).toBe('no-show');
-    expect(ACTION_VERBS.map(actionName)).toEqual(ACTION_VERBS);
+    expect(actionName('cancel')).toBe('cancel');
   });
 
   it('puts a link action under /_sandbox and a meeting action under its meeting', () => {
     for (const verb of ACTION_VERBS) {
       const path = actionPath(verb, 'M');
-      if (SANDBOX_ACTIONS[verb].on === 'link') expect(path).toBe(`/_sandbox/${verb}`);
-      else expect(path).toBe(`/_sandbox/meetings/M/${verb}`);
+      const name = actionName(verb);
+      if (SANDBOX_ACTIONS[verb].on === 'link') expect(path).toBe(`/_sandbox/${name}`);
+      else expect(path).toBe(`/_sandbox/meetings/M/${name}`);
     }
     expect(actionPath('cancel')).toBe('/_sandbox/meetings/:uuid/cancel');
   });

@@ -9,6 +9,7 @@ import { runSched, type RunOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { f, startFaultServer } from '../helpers/fault-server.js';
+import { EVENT_NAMES } from '../../src/api/types.js';
 
 const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c'; // "Intro call", 15 minutes
 
@@ -36,7 +37,7 @@ beforeEach(async () => {
     method: 'POST',
     body: JSON.stringify({
       url: rx.url,
-      events: ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'],
+      events: EVENT_NAMES,
       secret: 'cmd-secret',
     }),
   });

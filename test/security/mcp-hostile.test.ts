@@ -203,6 +203,9 @@ describe('the frames on stdout (findings 1 and 8)', () => {
     out.sort((a, b) => Number(a.id) - Number(b.id));
     expect(out.map((m) => m.id)).toEqual([1, 2, 3]);
     expect(out[1]!.result!.structuredContent).toEqual({ valid: true, reason: null });
+    // The structured content serialised as text stays JSON too.
+    const blocks = out[1]!.result!.content as Array<{ text: string }>;
+    expect(JSON.parse(blocks[1]!.text)).toEqual({ valid: true, reason: null });
     const tools = out[2]!.result!.tools as Array<{ annotations: { readOnlyHint: boolean } }>;
     expect(tools[0]!.annotations.readOnlyHint).toBe(true);
   });

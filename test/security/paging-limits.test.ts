@@ -9,6 +9,8 @@ import { MAX_HELD_ITEMS, MAX_PAGES } from '../../src/api/paginate.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runSched } from '../helpers/run.js';
+import { fakePrompter } from '../helpers/command-harness.js';
+import { connectMcp } from '../helpers/mcp.js';
 
 const config = useConfigDir('sched-sec-paging-');
 let srv: FaultServer;
@@ -101,5 +103,69 @@ describe('a list read whole before acting is bounded', () => {
     // 50 a page, a few pages in flight when it stops.
     expect(srv.count('GET')).toBeLessThanOrEqual(MAX_HELD_ITEMS / 50 + 8);
     expect(srv.count('POST') + srv.count('DELETE')).toBe(0);
+  });
+});
+
+// Issue 38, finding 3: looking a meeting type up by slug or name (link create, types get, the
+// pick list; MCP's create_single_use_link resolves through link create's resolver) reads the
+// whole list, held: a server announcing 2,000 pages used to be read to 100,000 items. It stops
+// past the promised 10,000, with one error line and a hint, after a bounded walk.
+describe('a meeting-type lookup holds at most the promised items', () => {
+  let asked = 0;
+  const cases: Array<[string, string[], { tty?: boolean }]> = [
+    ['link create <name>', ['link', 'create', 'No such type'], {}],
+    ['link create <slug> <slug>', ['link', 'create', 'nope-a', 'nope-b', '--count', '2'], {}],
+    ['types get <name>', ['types', 'get', 'No such type'], {}],
+    ['link create (the pick list)', ['link', 'create', '--no-color'], { tty: true }],
+  ];
+  it.each(cases)('%s: exit 1 past 10,000 items, one error line, no link', async (_w, argv, o) => {
+    srv.clear();
+    srv.on('GET', TYPES, endless(TYPES, 2000));
+    const prompter = fakePrompter({
+      select: async () => {
+        asked++;
+        throw new Error('the pick list was shown');
+      },
+    });
+    const r = await runSched(argv, { env: env(), tty: o.tty, prompter });
+    expect(r.code, r.stderr).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    expect(errors).toEqual([
+      `error: GET ${TYPES.replace('/api', '')} lists more than ${MAX_HELD_ITEMS} items; sched reads at most ${MAX_HELD_ITEMS} before acting on a whole list; stopped, nothing was changed`,
+    ]);
+    expect(r.stderr).toMatch(/^hint: give the meeting type by its UUID/m);
+    // 50 a page: 200 pages hold the most, plus the one past it and a few in flight.
+    expect(srv.count('GET')).toBeLessThanOrEqual(MAX_HELD_ITEMS / 50 + 8);
+    expect(srv.count('POST')).toBe(0);
+    expect(asked).toBe(0);
+  });
+
+  it('MCP create_single_use_link by name: an error result past 10,000 items, no link', async () => {
+    srv.clear();
+    srv.on('GET', TYPES, endless(TYPES, 2000));
+    const h = await connectMcp(
+      { readOnly: undefined, allowWrite: undefined, sandbox: undefined },
+      env(),
+    );
+    try {
+      const r = await h.call('create_single_use_link', { meeting_type: 'No such type' });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain(`lists more than ${MAX_HELD_ITEMS} items`);
+    } finally {
+      await h.close();
+    }
+    expect(srv.count('GET')).toBeLessThanOrEqual(MAX_HELD_ITEMS / 50 + 8);
+    expect(srv.count('POST')).toBe(0);
+  });
+
+  it('a UUID needs no list: used as given, whatever the server announces', async () => {
+    srv.clear();
+    srv.on('GET', TYPES, endless(TYPES, 2000));
+    const r = await runSched(
+      ['link', 'create', '00000000-0000-4000-8000-000000000001', '--count', '1', '--json'],
+      { env: env() },
+    );
+    expect(srv.count('GET')).toBe(0);
+    expect(r.stderr).not.toMatch(/more than/);
   });
 });

@@ -46,11 +46,13 @@ export function editorOf(env: Record<string, string | undefined>): string {
  * editor fails or the JSON does not parse.
  */
 export async function editPayload(ctx: Context, payload: unknown): Promise<Payload> {
-  if (!ctx.io.canPrompt()) {
+  // The editor runs on the terminal's own streams: stdout too, unlike a prompt.
+  if (!ctx.io.canPrompt() || !ctx.io.stdoutIsTTY) {
     throw cannotAsk(
       ctx,
       '--edit opens an editor, which needs a terminal',
       'in a script, change fields with --override <path>=<value>, or send a file with --payload-file',
+      { needsStdout: true },
     );
   }
   const dir = await mkdtemp(join(tmpdir(), 'sched-edit-'));

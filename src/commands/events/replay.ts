@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import type { EventsReplayOptions } from './inputs.js';
 import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
 import { postRaw } from '../../domain/webhooks/http.js';
-import { secretFlag } from '../../domain/webhooks/input.js';
+import { secretFlag } from '../../domain/webhooks/secret.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { SIGNATURE_HEADER, signPayload } from '../../domain/webhooks/signature.js';
 import {

@@ -24,8 +24,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
     'any value but 0/false: terminal-style layout on a pipe\n(tables with headers, pretty JSON), e.g. for a log;\ncolour still follows NO_COLOR/FORCE_COLOR/a terminal',
   ],
   [
-    'HTTPS_PROXY, HTTP_PROXY, NO_PROXY',
-    'proxy settings for requests to the API and deliveries\nsent to a receiver (events send/replay, --forward-to);\nloopback is never proxied',
+    'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY',
+    'proxy settings for requests to the API and deliveries\nsent to a receiver (events send/replay, --forward-to);\nALL_PROXY when the scheme has none; loopback is never proxied',
   ],
   ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],
 ];
@@ -38,7 +38,10 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
     'failure: server error, network error, receiver error, sig verify found it invalid, or a confirmation was declined',
   ],
   [2, 'usage error or invalid input, found locally or answered 422 by the API'],
-  [4, 'authentication: no key, or the API rejected it (401/403)'],
+  [
+    4,
+    "authentication: no key (or none from the profile's key command), or the API rejected it (401/403)",
+  ],
   [5, 'not found (404)'],
   [130, 'interrupted (Ctrl-C) while working; whatever was already done is reported first'],
   [143, 'terminated (SIGTERM) while working; whatever was already done is reported first'],

@@ -8,7 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Mask } from '../../mask.js';
-import { Failure, messageOf, whenAborted } from '../../errors.js';
+import { Failure, messageOf, OutputFailed, whenAborted } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { levelOf, selectTools, type Level } from '../../mcp/selection.js';
 import { LineTransport } from '../../mcp/stdio.js';
@@ -103,11 +103,16 @@ export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   });
   // The client closed stdin: the calls in flight still get their answers. Ctrl-C, SIGTERM or a
   // closed stdout: they are cancelled (their requests aborted).
+  // A stdout that failed: said once the server stopped (a client that left is the quiet stop).
+  let stdoutError: unknown;
   const ended = new Promise<'drain' | 'stop'>((resolve) => {
     io.stdin.once('end', () => resolve('drain'));
     io.stdin.once('close', () => resolve('drain'));
     io.stdout.once('close', () => resolve('stop'));
-    io.stdout.once('error', () => resolve('stop'));
+    io.stdout.once('error', (e) => {
+      stdoutError = e;
+      resolve('stop');
+    });
     ctx.signal.addEventListener('abort', () => resolve('stop'), { once: true });
   });
   await session.server.connect(transport);
@@ -122,6 +127,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<void> {
   if (how === 'drain') await Promise.race([session.idle(), whenAborted(ctx.signal)]);
   session.stop();
   await session.server.close();
+  if (stdoutError !== undefined) throw new OutputFailed({ kind: 'stdout' }, stdoutError);
   if (transport.failure) {
     throw new Failure(
       `sched mcp: the connection on stdin failed: ${messageOf(transport.failure)}`,

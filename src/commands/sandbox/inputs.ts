@@ -75,18 +75,20 @@ export type SandboxBookOptions = InputOf<typeof bookInput>;
 
 const MEETING_ARG = arg('<meeting-uuid>', 'the meeting UUID');
 
-/** A meeting action's input (its row in sandbox/actions.ts): the meeting, its options, the key. */
+const AT = value('--at <iso-time>', 'the new start time, ISO 8601', { required: true });
+
+/** A meeting action's input (its row in sandbox/actions.ts): the meeting, --at when it moves it, --reason when the row says what it means, the key. */
 export function meetingActionInput(row: ActionRow) {
-  const fields = (row.cli.fields ?? []).map((f) =>
-    f.required ? value(f.flags, f.description, { required: true }) : value(f.flags, f.description),
-  );
-  return input({ args: [MEETING_ARG], options: [...fields, SANDBOX_KEY] });
+  const reason = row.cli.reason === undefined ? [] : [value('--reason <text>', row.cli.reason)];
+  const at = row.meeting?.moves ? [AT] : [];
+  return input({ args: [MEETING_ARG], options: [...at, ...reason, SANDBOX_KEY] });
 }
-/** What a meeting action's run receives: the meeting, --api-key and its row's fields. */
+/** What a meeting action's run receives. */
 export interface SandboxActionOptions {
   meetingUuid: string;
+  at?: string;
+  reason?: string;
   apiKey?: string;
-  [field: string]: string | undefined;
 }
 
 export const meetingsInput = input({ options: [SANDBOX_KEY] });

@@ -12,7 +12,6 @@ import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 // The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
 import { zonedTimeToUtc } from '../../sandbox/meetings.js';
-import { actionPath, type ActionVerb } from '../../sandbox/actions.js';
 
 interface DeliveryView {
   notification_uuid: string;
@@ -136,7 +135,8 @@ export async function sandboxClient(
   if (flags.apiKey !== undefined && flags.apiKey.trim() === '') {
     throw new UsageError('--api-key must not be empty');
   }
-  const creds = await ctx.credentials();
+  // The key command of a profile runs only if the account's key is the one to send.
+  const creds = await ctx.credentials({ runKeyCommand: false });
   const explicit = creds.baseUrlSource === 'flag' || creds.baseUrlSource === 'env';
   const target = explicit
     ? creds.baseUrl
@@ -146,7 +146,8 @@ export async function sandboxClient(
         ? creds.baseUrl
         : DEFAULT_SANDBOX_BASE_URL;
   const configured = new URL(target).origin === new URL(creds.baseUrl).origin;
-  const key = flags.apiKey ?? (configured ? creds.apiKey : undefined) ?? DEFAULT_SANDBOX_API_KEY;
+  const account = async () => (await ctx.credentials()).apiKey;
+  const key = flags.apiKey ?? (configured ? await account() : undefined) ?? DEFAULT_SANDBOX_API_KEY;
   return ctx.apiFor(target, key, { sayOverrides: explicit });
 }
 
@@ -210,26 +211,6 @@ export async function callControl(
   } catch (e) {
     throw controlError(e, client, notFound);
   }
-}
-
-/** `sched sandbox <verb> <meeting-uuid>` (cancel, reschedule, …): one action, then the printed result. */
-export async function meetingAction(
-  ctx: Context,
-  uuid: string,
-  action: ActionVerb,
-  body: Record<string, string>,
-  done: string,
-  flags: { apiKey?: string },
-): Promise<void> {
-  const client = await sandboxClient(ctx, flags);
-  const result = await callControl(
-    ctx,
-    client,
-    actionPath(action, encodeURIComponent(uuid)),
-    body,
-    `no meeting ${uuid} in the sandbox at ${client.baseUrl}`,
-  );
-  await printResult(ctx, client, `${done} meeting ${uuid}`, result);
 }
 
 /** A string field of a nested object the API may leave null. */

@@ -7,7 +7,7 @@ import type { MeetingType } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { quote } from '../../text/quote.js';
-import { nearness } from '../../text/suggest.js';
+import { closest } from '../../text/suggest.js';
 
 export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
   { key: 'name', value: (t) => t.name, shrink: true },
@@ -27,15 +27,25 @@ export interface ResolvedMeetingType {
 /** What resolving needs of the context: the signal that stops it (a command's, or a tool call's). */
 export type Cancellable = Pick<Context, 'signal'>;
 
-/** Every meeting type of the account (all pages). */
+/**
+ * Every meeting type of the account (all pages), held to look one up or to pick one: at most
+ * MAX_HELD_ITEMS (10,000, docs/links.md), past which the walk stops with one `error:` line
+ * (exit 1) instead of reading whatever a server announces. A UUID needs no list.
+ */
 export async function allMeetingTypes(ctx: Cancellable, client: ApiClient): Promise<MeetingType[]> {
-  const { meetingTypes } = await import('../../api/endpoints.js');
-  const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
+  const [{ meetingTypes }, { adaptivePageLimiter }, { MAX_HELD_ITEMS }] = await Promise.all([
+    import('../../api/endpoints.js'),
+    import('../../bulk/page-walk.js'),
+    import('../../api/paginate.js'),
+  ]);
   const list: MeetingType[] = [];
   for await (const t of meetingTypes(client, {
     all: true,
     signal: ctx.signal,
     limiter: adaptivePageLimiter,
+    maxItems: MAX_HELD_ITEMS,
+    maxItemsHint:
+      'give the meeting type by its UUID (`sched types list --name <text>` finds it): a UUID needs no list',
   }))
     list.push(t);
   return list;
@@ -49,27 +59,17 @@ function nameKey(s: string): string {
 /**
  * "did you mean" lines for what matched nothing: the closest slugs first (a near miss of the
  * slug or the name: `intro_call`, `Intro-Cal`), then slugs or names containing what was typed.
+ * Bounded by closest() (text/suggest.ts): names far longer than any reference are skipped, and
+ * only so many meeting types are compared.
  */
 function suggestions(ref: string, types: readonly MeetingType[]): string[] {
-  const r = ref.toLowerCase();
-  const ranked: Array<{ t: MeetingType; rank: number }> = [];
-  for (const t of types) {
-    const slug = String(t.slug);
-    const name = String(t.name);
-    const bySlug = nearness(ref, slug);
-    const byName = nearness(ref, name);
-    const near =
-      bySlug === undefined ? byName : byName === undefined ? bySlug : Math.min(bySlug, byName);
-    const s = slug.toLowerCase();
-    if (near !== undefined) ranked.push({ t, rank: near });
-    else if (s.includes(r) || r.includes(s) || name.toLowerCase().includes(r))
-      ranked.push({ t, rank: 10 });
-  }
-  return ranked
-    .sort((a, b) => a.rank - b.rank)
-    .slice(0, 5)
-    .map(({ t }) => `did you mean ${quote(String(t.slug))}? (${sanitizeCell(String(t.name))})`);
+  return closest(ref, types, (t) => [String(t.slug), String(t.name)]).items.map(
+    (t) => `did you mean ${quote(String(t.slug))}? (${sanitizeCell(String(t.name))})`,
+  );
 }
+
+/** Unknown references given suggestions: the first few (each compares up to MAX_COMPARED). */
+const MAX_SUGGESTED_REFS = 5;
 
 /** The lines that name each meeting type an ambiguous slug or name matched. */
 function ambiguity(ref: string, found: readonly MeetingType[]): string[] {
@@ -131,7 +131,9 @@ export async function resolveMeetingTypes(
     if (found.length === 1) return { ref, uuid: found[0]!.uuid };
     if (found.length === 0) {
       unknown.push(quote(ref));
-      for (const line of suggestions(ref, types)) details.push(line);
+      if (unknown.length <= MAX_SUGGESTED_REFS) {
+        for (const line of suggestions(ref, types)) details.push(line);
+      }
     } else {
       ambiguous.push(quote(ref));
       for (const d of ambiguity(ref, found)) details.push(d);

@@ -5,19 +5,7 @@
 // sample|send`). The sandbox's action that makes it happen (route, library method, console
 // button, `sched sandbox <verb>`) is a row of src/sandbox/actions.ts naming the event.
 import type { EventName, Meeting } from '../../api/types.js';
-import { cancelMeeting, rescheduleMeeting } from './meeting.js';
-
-/** What happened to a meeting, as an event's `apply` reads it. */
-export interface MeetingChange {
-  /** The host's time zone, for the pretty times (the meeting object does not record it). */
-  hostTimezone: string;
-  /** When it happened. */
-  at: Date | string;
-  reason: string | null;
-  by: 'invitee' | 'host';
-  /** The new start, for an event that moves the meeting. */
-  newStart?: Date | string;
-}
+import { cancelMeeting, rescheduleMeeting, type MeetingChange } from './meeting.js';
 
 export interface EventRow {
   /** The meeting after the event happened to it; undefined for the booking, which creates it. */
@@ -29,11 +17,11 @@ export interface EventRow {
 export const EVENTS: { readonly [E in EventName]: EventRow } = {
   meetingScheduled: {},
   meetingCancelled: {
-    apply: (m, c) => cancelMeeting(m, { ...c, canceledBy: c.by }),
+    apply: cancelMeeting,
     sample: { at: '2026-03-12T09:15:00Z', reason: 'Something came up, sorry!', by: 'invitee' },
   },
   meetingRescheduled: {
-    apply: (m, c) => rescheduleMeeting(m, { ...c, newStart: c.newStart!, rescheduledBy: c.by }),
+    apply: rescheduleMeeting,
     sample: {
       newStart: '2026-03-19T16:00:00Z',
       at: '2026-03-13T08:00:00Z',

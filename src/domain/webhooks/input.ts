@@ -8,6 +8,7 @@ import { cannotAsk } from '../../text/no-prompt.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { readAtMost } from '../../read-bytes.js';
 import { signStream, type StreamedSignature } from './signature.js';
+import { chooseSecret } from './secret.js';
 
 /**
  * What reading a secret or a payload needs of a command's context: a structural part of
@@ -53,9 +54,8 @@ async function findSecret(
   flag: unknown,
   opts: { prompt: boolean; why: string },
 ): Promise<ResolvedSecret | undefined> {
-  if (typeof flag === 'string') return { secret: secretFlag(flag), source: 'flag' };
-  const env = ctx.env.SCHED_WEBHOOK_SECRET;
-  if (env) return { secret: env, source: 'env' };
+  const given = chooseSecret({ flag: typeof flag === 'string' ? flag : undefined }, ctx.env);
+  if (given.kind === 'given') return { secret: given.secret, source: given.from as SecretSource };
   if (!opts.prompt) return undefined;
   if (!ctx.io.canPrompt()) {
     throw cannotAsk(
@@ -77,12 +77,6 @@ export async function requireSecret(
 ): Promise<string> {
   // With a prompt allowed, resolveSecret returns a secret or throws.
   return (await resolveSecret(ctx, flag, { prompt: true, why }))!.secret;
-}
-
-/** --secret as given: an empty one is refused (it would sign with nothing). */
-export function secretFlag(flag: string): string {
-  if (flag === '') throw new UsageError('--secret is empty');
-  return flag;
 }
 
 /** The check of every secret typed at a prompt. */

@@ -58,30 +58,17 @@ export interface BuildMeetingInput {
   payment?: Record<string, unknown> | null;
 }
 
-export interface CancelOptions {
-  /** The host's time zone, for `pretty_canceled_at` (the meeting object does not record it). */
+/** What happened to a meeting (cancelled, moved, …): what an event's `apply` is given. */
+export interface MeetingChange {
+  /** The host's time zone, for the pretty times (the meeting object does not record it). */
   hostTimezone: string;
-  /** When it was cancelled; default now. */
+  /** When it happened; default now. */
   at?: Date | string;
   reason?: string | null;
-  /** Who cancelled; default "invitee". */
-  canceledBy?: 'invitee' | 'host';
-  /** Default "canceled" (the service's value is not documented; spelled like `canceled_at`). */
-  state?: string;
-}
-
-export interface RescheduleOptions {
-  /** The host's time zone, for the new `pretty_scheduled_at`. */
-  hostTimezone: string;
-  /** The new start. The duration is kept. */
-  newStart: Date | string;
-  /** When it was rescheduled; default now. */
-  at?: Date | string;
-  reason?: string | null;
-  /** Who rescheduled; default "invitee". */
-  rescheduledBy?: 'invitee' | 'host';
-  /** Default "rescheduled" (the service's value is not documented). */
-  state?: string;
+  /** Who did it; default "invitee". */
+  by?: 'invitee' | 'host';
+  /** The new start, when the meeting moves (its duration is kept). */
+  newStart?: Date | string;
 }
 
 /** The `cancellation` object of a cancelled meeting (its shape is undocumented; this one is ours). */
@@ -242,41 +229,43 @@ export function buildMeeting(input: BuildMeetingInput): Meeting {
 
 /**
  * The same meeting, cancelled: `canceled_at`, `pretty_canceled_at` (host zone),
- * `pretty_canceled_at_in_invitee_timezone`, a `cancellation` object and the state.
+ * `pretty_canceled_at_in_invitee_timezone`, a `cancellation` object and the state "canceled"
+ * (the service's value is not documented; spelled like `canceled_at`).
  * Returns a new object; the input is not changed.
  */
-export function cancelMeeting(meeting: Meeting, opts: CancelOptions): Meeting {
-  const at = toDate(opts.at ?? new Date(), 'cancellation time');
+export function cancelMeeting(meeting: Meeting, change: MeetingChange): Meeting {
+  const at = toDate(change.at ?? new Date(), 'cancellation time');
   const cancellation: Cancellation = {
-    canceled_by: opts.canceledBy ?? 'invitee',
-    reason: opts.reason ?? null,
+    canceled_by: change.by ?? 'invitee',
+    reason: change.reason ?? null,
     created_at: isoWithOffset(at),
   };
   return {
     ...structuredClone(meeting),
     canceled_at: isoWithOffset(at),
     cancellation,
-    pretty_canceled_at: prettyHostTime(at, opts.hostTimezone),
+    pretty_canceled_at: prettyHostTime(at, change.hostTimezone),
     pretty_canceled_at_in_invitee_timezone: prettyInviteeTime(at, meeting.invitee.timezone),
-    state: opts.state ?? 'canceled',
+    state: 'canceled',
   };
 }
 
 /**
  * The same meeting (same uuid) moved to `newStart`, keeping its duration: new `scheduled_at`,
- * `end_date` and pretty times, and a `rescheduling` object recording the previous times.
+ * `end_date` and pretty times, a `rescheduling` object recording the previous times, and the
+ * state "rescheduled" (the service's value is not documented).
  * Returns a new object; the input is not changed.
  */
-export function rescheduleMeeting(meeting: Meeting, opts: RescheduleOptions): Meeting {
+export function rescheduleMeeting(meeting: Meeting, change: MeetingChange): Meeting {
   const oldStart = toDate(meeting.scheduled_at, 'scheduled_at');
   const oldEnd = toDate(meeting.end_date, 'end_date');
   const durationMs = oldEnd.getTime() - oldStart.getTime();
-  const start = toDate(opts.newStart, 'new start');
+  const start = toDate(change.newStart ?? '', 'new start');
   const end = new Date(start.getTime() + (durationMs > 0 ? durationMs : 0));
-  const at = toDate(opts.at ?? new Date(), 'rescheduling time');
+  const at = toDate(change.at ?? new Date(), 'rescheduling time');
   const rescheduling: Rescheduling = {
-    rescheduled_by: opts.rescheduledBy ?? 'invitee',
-    reason: opts.reason ?? null,
+    rescheduled_by: change.by ?? 'invitee',
+    reason: change.reason ?? null,
     created_at: isoWithOffset(at),
     previous_scheduled_at: meeting.scheduled_at,
     previous_end_date: meeting.end_date,
@@ -288,9 +277,9 @@ export function rescheduleMeeting(meeting: Meeting, opts: RescheduleOptions): Me
     ...structuredClone(meeting),
     scheduled_at: isoWithOffset(start),
     end_date: isoWithOffset(end),
-    pretty_scheduled_at: prettyHostTime(start, opts.hostTimezone),
+    pretty_scheduled_at: prettyHostTime(start, change.hostTimezone),
     pretty_scheduled_at_in_invitee_timezone: prettyInviteeTime(start, meeting.invitee.timezone),
     rescheduling,
-    state: opts.state ?? 'rescheduled',
+    state: 'rescheduled',
   };
 }

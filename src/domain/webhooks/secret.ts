@@ -9,6 +9,7 @@
 // job's log and the user did not say where it goes (`--print-secret` does, as Stripe's).
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../../errors.js';
+import { inCI } from '../../io.js';
 
 /** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
 export function generateSecret(): string {
@@ -41,6 +42,12 @@ export function envSecret(name: string, env: Record<string, string | undefined>)
   if (value === undefined) return { ok: false, problem: 'unset' };
   if (value === '') return { ok: false, problem: 'empty' };
   return { ok: true, secret: value };
+}
+
+/** --secret as given: an empty one is refused (it would sign with nothing). */
+export function secretFlag(flag: string): string {
+  if (flag === '') throw new UsageError('--secret is empty');
+  return flag;
 }
 
 /** The variable every command reads a webhook secret from. */
@@ -77,10 +84,8 @@ export function chooseSecret(
   ask: SecretAsk,
   env: Record<string, string | undefined>,
 ): SecretChoice {
-  if (typeof ask.flag === 'string') {
-    if (ask.flag === '') throw new UsageError('--secret is empty');
-    return { kind: 'given', secret: ask.flag, from: 'flag' };
-  }
+  if (typeof ask.flag === 'string')
+    return { kind: 'given', secret: secretFlag(ask.flag), from: 'flag' };
   if (ask.stdin) return { kind: 'stdin' };
   if (ask.flag === false) return { kind: 'none', from: 'flag' };
   if (typeof ask.variable === 'string') {
@@ -117,12 +122,6 @@ export interface SecretGoes {
   readonly stdout: boolean;
   /** A destination flag that has nothing to do (the secret came from the variable). */
   readonly unused?: '--secret-out' | '--print-secret';
-}
-
-/** CI set (to anything but empty, 0 or false), as CI services and gh read it. */
-export function inCI(env: Record<string, string | undefined>): boolean {
-  const v = env.CI;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 /**

@@ -11,6 +11,9 @@ import { runSched, spawnSched } from '../../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
+/** The sandbox's "Intro call" meeting type. */
+const INTRO = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
+
 let sb: TestSandbox;
 let srv: FaultServer;
 let dir: string;
@@ -224,6 +227,41 @@ describe('a profile whose key a command prints', () => {
     expect(runs()).toBe(1);
   });
 
+  it('runs only when the key is needed: not for a sandbox elsewhere, nor with --api-key', async () => {
+    storeProfile('default', srv.baseUrl, 'account_key_123');
+    const link = (await (
+      await sb.api('/single-use-link', {
+        method: 'POST',
+        body: JSON.stringify({ meeting_type_uuid: INTRO }),
+      })
+    ).json()) as { url: string };
+    // The link's sandbox is not the configured origin: it gets the sandbox key.
+    const r = await runSched(['sandbox', 'book', link.url, '-q'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sb.requests.at(-1)!.headers['x-api-key']).toBe(sb.apiKey);
+    expect(runs()).toBe(0);
+    // On the configured origin the account's key is the one sent: the command runs.
+    const mine = await runSched(['sandbox', 'meetings', '--json'], { env: env() });
+    expect(mine.code).toBe(5); // srv is no sandbox: 404
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('account_key_123');
+    expect(runs()).toBe(1);
+    // --api-key given: that key, and the command is not run.
+    const given = await runSched(['sandbox', 'meetings', '--api-key', 'given_key_1'], {
+      env: env(),
+    });
+    expect(given.code).toBe(5);
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('given_key_1');
+    expect(runs()).toBe(1);
+    // ...also with --base-url, whose override notes need no key.
+    const flagged = await runSched(
+      ['sandbox', 'meetings', '--api-key', 'given_key_2', '--base-url', srv.baseUrl],
+      { env: env() },
+    );
+    expect(flagged.code).toBe(5);
+    expect(srv.requests.at(-1)!.headers['x-api-key']).toBe('given_key_2');
+    expect(runs()).toBe(1);
+  });
+
   it('never gets stdin: api --input - sends the body it was piped', async () => {
     storeProfile('default', srv.baseUrl, 'k_stdin_test_123');
     srv.on('POST', '/api/things', f.json(200, { ok: true }));
@@ -280,6 +318,28 @@ describe('a profile whose key a command prints', () => {
     expect(plain + table.stderr).not.toContain(sb.apiKey);
   });
 
+  it('auth status on a terminal names each source: env alone, env over a key command', async () => {
+    const alone = await runSched(['auth', 'status'], {
+      env: env({ SCHED_API_KEY: sb.apiKey, SCHED_BASE_URL: sb.baseUrl }),
+      tty: true,
+      columns: 200,
+    });
+    // eslint-disable-next-line no-control-regex
+    expect(alone.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(
+      /Key from\s+env SCHED_API_KEY\s*$/m,
+    );
+    storeProfile('default', sb.baseUrl, 'unused');
+    const over = await runSched(['auth', 'status'], {
+      env: env({ SCHED_API_KEY: sb.apiKey }),
+      tty: true,
+      columns: 200,
+    });
+    expect(over.stdout).toContain(
+      'env SCHED_API_KEY (overrides the key command stored in profile "default")',
+    );
+    expect(runs()).toBe(0);
+  });
+
   it('auth status with a failing command: exit 4, the status says where the key was to come from', async () => {
     fs.writeFileSync(
       configFile(),
@@ -294,6 +354,35 @@ describe('a profile whose key a command prints', () => {
     expect(r.stderr).toBe(
       'error: the key command of profile "default" failed (exit 7)\nhint: run `sh -c \'exit 7\'` yourself to see why\n',
     );
+  });
+
+  it('Ctrl-C while the key command runs: auth status exits 130, the command ended', async () => {
+    fs.writeFileSync(path.join(dir, 'slow.sh'), `echo $$ > '${dir}/slow.pid'\nexec sleep 30\n`);
+    fs.writeFileSync(
+      configFile(),
+      JSON.stringify({
+        profiles: { default: { baseUrl: sb.baseUrl, keyCommand: `sh '${dir}/slow.sh'` } },
+      }),
+      { mode: 0o600 },
+    );
+    const ac = new AbortController();
+    const pending = runSched(['auth', 'status'], { env: env(), signal: ac.signal });
+    await expect.poll(() => fs.existsSync(path.join(dir, 'slow.pid'))).toBe(true);
+    ac.abort('SIGINT');
+    const r = await pending;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted while the key command ran/);
+    const pid = Number(fs.readFileSync(path.join(dir, 'slow.pid'), 'utf8'));
+    await expect
+      .poll(() => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      })
+      .toBe(false);
   });
 
   it('a rejected key: the hint names the key command', async () => {

@@ -212,6 +212,22 @@ describe('sched link create', () => {
     expect(posts()).toHaveLength(0);
   });
 
+  it('many unknown references: each named, suggestions for the first five only (a bounded search)', async () => {
+    const refs = [
+      'intro-cal1',
+      'intro-cal2',
+      'intro-cal3',
+      'intro-cal4',
+      'intro-cal5',
+      'intro-cal6',
+    ];
+    const r = await link(refs);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"intro-cal6"`);
+    expect(r.stderr.match(/did you mean "intro-call"\?/g)).toHaveLength(5);
+    expect(posts()).toHaveLength(0);
+  });
+
   it('a UUID the API does not know: exit 2 with the field message, stdout empty', async () => {
     const r = await link([MISSING]);
     expect(r.code).toBe(2);
@@ -227,16 +243,15 @@ describe('sched link create', () => {
     const HINT =
       'hint: give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; `sched types list` shows them\n';
     const NO_LIST = 'error: no meeting type given, and no pick list to choose one from: ';
-    // `sched link create --count 5 -o csv > links.csv` typed at a terminal.
-    const toFile = await link(['--count', '5', '-o', 'csv', '--no-color'], {
+    // `... | sched link create --count 5 -o csv > links.csv`: no terminal to read an answer from.
+    const piped = await link(['--count', '5', '-o', 'csv', '--no-color'], {
       tty: true,
+      stdinIsTTY: false,
       stdoutIsTTY: false,
     });
-    expect(toFile.code).toBe(2);
-    expect(toFile.stderr).toBe(
-      `${NO_LIST}stdout is not a terminal (it goes to a file or a pipe)\n${HINT}`,
-    );
-    expect(toFile.stdout).toBe('');
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe(`${NO_LIST}stdin is not a terminal\n${HINT}`);
+    expect(piped.stdout).toBe('');
     const noInput = await link(['--no-input', '--no-color'], { tty: true });
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toBe(`${NO_LIST}--no-input was given\n${HINT}`);
@@ -398,6 +413,32 @@ describe('sched link create: more than 1,000 links', () => {
     expect(r.stderr).toContain('Cancelled; no links were created.');
     expect(r.stdout).toBe('');
     expect(srv.count('POST')).toBe(0);
+  });
+
+  it('`--count 100000 > links.txt` at a terminal asks first too (the question is on stderr)', async () => {
+    let asked = '';
+    const r = await runSched(['link', 'create', INTRO, '--count', '100000'], {
+      env: env(),
+      tty: true,
+      stdoutIsTTY: false,
+      prompter: fakePrompter({
+        confirm: async (m) => {
+          asked = m;
+          return false;
+        },
+      }),
+    });
+    expect(asked).toBe('Create 100,000 single-use links? The API cannot delete them.');
+    expect(r.code).toBe(1);
+    expect(srv.count('POST')).toBe(0);
+    // In CI (CI set) nothing is asked even with terminals: it proceeds as asked, like a script.
+    const ci = await runSched(['link', 'create', INTRO, '--count', '1001', '-q'], {
+      env: { ...env(), CI: 'true' },
+      tty: true,
+      prompter: fakePrompter({}),
+    });
+    expect(ci.code).toBe(0);
+    expect(lines(ci.stdout)).toHaveLength(1001);
   });
 
   it('1,000 is not asked about; --yes skips the question; no terminal: proceeds as asked', async () => {

@@ -6,9 +6,10 @@ import { runSched, type RunOptions } from '../../helpers/run.js';
 import type { Choice } from '../../../src/prompt.js';
 import { f, startFaultServer } from '../../helpers/fault-server.js';
 import { fakePrompter, useSandbox } from '../../helpers/command-harness.js';
+import { EVENT_NAMES } from '../../../src/api/types.js';
 
 const URL_A = 'https://hooks.example.com/sched';
-const ALL = ['meetingScheduled', 'meetingCancelled', 'meetingRescheduled'];
+const ALL = [...EVENT_NAMES];
 const GIVEN = 'my-own_SECRET-value-1234';
 
 const h = useSandbox();
@@ -26,7 +27,7 @@ describe('webhooks add: local validation (no request at all)', () => {
     [
       'an unknown event',
       ['--url', URL_A, '--event', 'meetingBooked'],
-      /unknown event "meetingBooked"; allowed: meetingScheduled, meetingCancelled, meetingRescheduled/,
+      new RegExp(`unknown event "meetingBooked"; allowed: ${EVENT_NAMES.join(', ')}`),
     ],
     [
       'two secret options',

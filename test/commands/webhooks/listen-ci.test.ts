@@ -21,7 +21,7 @@ import { createBufferIO, type BufferIO } from '../../helpers/buffer-io.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/until.js';
 import { runsElsewhere } from '../../helpers/skip.js';
-import { isPrivateGroup } from '../../../src/config/ownership.js';
+import { isPrivateGroup } from '../../../src/platform-dirs.js';
 
 const IS_ROOT = process.platform !== 'win32' && process.getuid?.() === 0;
 /** As root, "another user" is uid 65534 (nobody), as in test/config/trust-refusals.test.ts. */

@@ -11,6 +11,7 @@ import { fakePrompter } from '../../helpers/command-harness.js';
 import { useConfigDir } from '../../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { EVENT_NAMES } from '../../../src/api/types.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/sync', import.meta.url));
 // Distinctive values: if either shows up in any output, a secret leaked.
@@ -441,7 +442,7 @@ describe('sched webhooks sync (sandbox)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid.yaml has 4 problems; nothing was sent');
     expect(r.stderr).toContain(
-      'webhooks[0].events[0]: unknown event "meetingBooked"; allowed: meetingScheduled, meetingCancelled, meetingRescheduled',
+      `webhooks[0].events[0]: unknown event "meetingBooked"; allowed: ${EVENT_NAMES.join(', ')}`,
     );
     expect(r.stderr).toContain(
       'webhooks[1]: unknown key "colour"; allowed: url, events, secret, secretEnv',

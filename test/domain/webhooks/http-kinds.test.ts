@@ -61,7 +61,7 @@ describe('postRaw', () => {
       'refused',
       true,
       'refused',
-      'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / NO_PROXY)',
+      'connection refused (through the proxy: check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY)',
     ],
     ['timeout', false, 'timeout', 'no answer within 1.5 s'],
     ['connect-timeout', false, 'timeout', 'no answer within 1.5 s'],

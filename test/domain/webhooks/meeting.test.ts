@@ -219,6 +219,12 @@ describe('the edges of building, cancelling and rescheduling', () => {
     expect(cancelled.cancellation).toMatchObject({ canceled_by: 'invitee', reason: null });
   });
 
+  it('a rescheduling without a new start is refused', () => {
+    expect(() => rescheduleMeeting(buildMeeting(base), { hostTimezone: 'UTC' })).toThrow(
+      new RangeError('new start is not a valid time: ""'),
+    );
+  });
+
   it('a meeting whose end was edited to before its start moves with no length', () => {
     const m = { ...buildMeeting(base), end_date: '2026-03-17T14:00:00+00:00' };
     const moved = rescheduleMeeting(m, {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validateSyncDocument } from '../../../../src/domain/webhooks/sync/validate.js';
 import { urlKey } from '../../../../src/domain/webhooks/url.js';
+import { EVENT_NAMES } from '../../../../src/api/types.js';
 
-const ALLOWED = 'allowed: meetingScheduled, meetingCancelled, meetingRescheduled';
+const ALLOWED = `allowed: ${EVENT_NAMES.join(', ')}`;
 const env = { HOOK_SECRET: 'env-secret-value', EMPTY: '' };
 
 describe('validateSyncDocument', () => {
@@ -71,7 +72,7 @@ describe('validateSyncDocument', () => {
       'webhooks[5]: unknown key "extra"; allowed: url, events, secret, secretEnv',
       'webhooks[5].url: "https://OK.test:443/1" is already listed at webhooks[0]; list each URL once',
       // Issue 33, item 5: webhooks[6] leaves `events` out, which means every event (no problem).
-      `webhooks[5].events: empty; list one or more of: meetingScheduled, meetingCancelled, meetingRescheduled (or leave events out for all of them)`,
+      `webhooks[5].events: empty; list one or more of: ${EVENT_NAMES.join(', ')} (or leave events out for all of them)`,
       'webhooks[6]: give either secret or secretEnv, not both',
       'webhooks[7]: missing secretEnv, the name of an environment variable that holds the signing secret',
       'webhooks[8].secretEnv: environment variable NOT_SET_ANYWHERE is not set',
