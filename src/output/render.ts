@@ -142,10 +142,13 @@ const lineOf = (text: string) => sanitizeCell(text) + '\n';
 
 type Writer = <T>(io: IO, shown: Shown<T>) => Promise<number>;
 
-/** One writer per format: a record, so a format without one does not compile. */
+/**
+ * One writer per format: a record, so a format without one does not compile. show() hands a
+ * format whose row needs columns only a Shown that has them.
+ */
 const WRITERS: Record<OutputFormat, Writer> = {
   async table(io, shown) {
-    const columns = shown.humanColumns ?? shown.columns ?? [];
+    const columns = shown.humanColumns ?? shown.columns!;
     if (!io.stdoutIsTTY) {
       const cells = columns.filter((c) => !c.terminalOnly);
       return pump(
@@ -167,7 +170,7 @@ const WRITERS: Record<OutputFormat, Writer> = {
   json: renderJson,
   ndjson: (io, shown) => pump(io, shown.records, (item) => jsonText(dataOf(shown, item)) + '\n'),
   async csv(io, shown) {
-    const cells = (shown.columns ?? []).filter((c) => !c.terminalOnly);
+    const cells = shown.columns!.filter((c) => !c.terminalOnly);
     await io.out(csvRecord(cells.map((c) => c.key)));
     return pump(io, shown.records, (item) => csvRecord(cells.map((c) => csvText(c.value(item)))));
   },
