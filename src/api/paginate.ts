@@ -98,6 +98,8 @@ export interface PageStats {
   total: number | undefined;
   /** True when pages exist beyond those read (for the "use --all or --page N" hint). */
   morePages: boolean;
+  /** The page size the service used, as its first page said (it may cap the one asked for). */
+  limit?: number | undefined;
 }
 
 export interface Paginated<T> extends AsyncIterable<T> {
@@ -148,6 +150,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       stats.pagesRead = 1;
       stats.pages = p.pages;
       stats.total = p.total;
+      stats.limit = p.limit;
       stats.morePages = p.page < p.pages;
       yield p;
       return;
@@ -196,6 +199,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       stats.pagesRead = 1;
       stats.pages = first.pages;
       stats.total = first.total;
+      stats.limit = first.limit;
       const last = first.pages;
       yield first;
       if (first.items.length === 0) return;
