@@ -36,7 +36,13 @@ import { mcpRestartHint, type Invocation } from '../text/hints.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
 import { sampleDelivery } from '../domain/webhooks/sample.js';
-import { chooseSecret, envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
+import {
+  chooseSecret,
+  envSecret,
+  envSecretProblem,
+  isEnvName,
+  MIN_NEW_SECRET,
+} from '../domain/webhooks/secret.js';
 import {
   diagnoseSignature,
   likelyCause,
@@ -393,6 +399,11 @@ export function annotationsOf(def: ToolDef, opts: { sandbox: boolean }): ToolAnn
   };
 }
 
+/** The variables a tool may read (their names only are ever said, to suggest a spelling). */
+function readable(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith(SECRET_ENV_PREFIX)));
+}
+
 /** The refusal of a tool this server does not offer, naming the flag that would. */
 export function refusal(name: string, access: Access, inv: Invocation = {}): UsageError {
   const def = TOOLS.find((t) => t.name === name);
@@ -509,7 +520,7 @@ function secretFrom(env: Env, name: string, purpose: 'new' | 'verify'): string {
     return found.secret;
   }
   throw new UsageError(
-    `secret_env: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'} in the server process`,
+    `secret_env: environment variable ${name} is ${envSecretProblem(name, found.problem, readable(env))} in the server process`,
     { hint: `set ${name} in the "env" of the server's configuration, then restart it` },
   );
 }
