@@ -329,6 +329,17 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
   };
 }
 
+/** The deepest command the words of argv name (`types list -o yaml` → types list). */
+function typedCommand(program: Command, argv: readonly string[]): Command {
+  let target = program;
+  for (const w of argv) {
+    if (w === '--') break;
+    const next = target.commands.find((k) => k.name() === w || k.aliases().includes(w));
+    if (next) target = next;
+  }
+  return target;
+}
+
 /** `sched webhooks add`, as the user typed the path to it. */
 function commandPath(cmd: Command): string {
   const names: string[] = [];
@@ -463,7 +474,11 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
     // A usage error ends with the help command of the command it is about, as typed.
     c.exitOverride((e) => {
       if (e.exitCode === 0) throw e;
-      const lines = [...unknownOption(c, e), `(run \`${commandPath(c)} --help\` for usage)`];
+      // A global option's bad value (`types list -o yaml`) is reported by the program: the
+      // help is still that of the command typed.
+      const about =
+        c === program && e.code === 'commander.invalidArgument' ? typedCommand(program, argv) : c;
+      const lines = [...unknownOption(c, e), `(run \`${commandPath(about)} --help\` for usage)`];
       lines[0] = lines[0]!.replace(/^error:/, early().colorErr.red('error:'));
       lines.forEach((line) => early().err(line));
       throw e;

@@ -11,6 +11,7 @@ import {
   checkProfileKnown,
   chooseKey,
   type KeySource,
+  noKeyHint,
   overrideNotes,
   rejectedKeyHint,
   type BaseUrlSource,
@@ -299,7 +300,11 @@ export function createContext(deps: ContextDeps): Context {
     },
     api: once(async () => {
       const creds = await ctx.credentials();
-      if (!creds.apiKey) throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
+      if (!creds.apiKey) {
+        throw new AuthError(`no API key for profile ${quote(creds.profile)}`, {
+          hint: noKeyHint(creds),
+        });
+      }
       return makeClient(creds.baseUrl, creds.apiKey, {
         authHint: rejectedKeyHint(creds),
         onWrite: sayOverrides(creds),

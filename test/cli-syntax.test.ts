@@ -78,6 +78,22 @@ const ROWS: Record<string, Row> = {
     stdout: '',
     stderr:
       "error: option '-o, --output <format>' argument 'xml' is invalid. must be one of table, json, ndjson, csv\n" +
+      USAGE('sched sig sign'),
+  },
+  "a bad value after the command: its help, not the program's": {
+    argv: ['types', 'list', '-o', 'yaml'],
+    code: 2,
+    stdout: '',
+    stderr:
+      "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
+      USAGE('sched types list'),
+  },
+  'a bad value with no command': {
+    argv: ['-o', 'yaml'],
+    code: 2,
+    stdout: '',
+    stderr:
+      "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
       USAGE('sched'),
   },
   'two formats': {

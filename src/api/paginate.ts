@@ -74,6 +74,8 @@ const unlimited: PageLimiterFactory = () => ({
 export interface PaginateOptions {
   /** The page to read when not `all` (default 1). */
   page?: number;
+  /** With `all`: the first page to read (default 1); the walk goes on from it to the last. */
+  from?: number;
   /** Page size; with `all` and no limit, ALL_PAGES_LIMIT. */
   limit?: number;
   all?: boolean;
@@ -98,6 +100,8 @@ export interface PageStats {
   total: number | undefined;
   /** True when pages exist beyond those read (for the "use --all or --page N" hint). */
   morePages: boolean;
+  /** The page size the service used, as its first page said (it may cap the one asked for). */
+  limit?: number | undefined;
 }
 
 export interface Paginated<T> extends AsyncIterable<T> {
@@ -148,6 +152,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       stats.pagesRead = 1;
       stats.pages = p.pages;
       stats.total = p.total;
+      stats.limit = p.limit;
       stats.morePages = p.page < p.pages;
       yield p;
       return;
@@ -185,23 +190,25 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
       }
     };
     try {
-      const first = await read(1);
+      const start = opts.from ?? 1;
+      const first = await read(start);
       if (first.pages > MAX_PAGES) {
         throw new ApiError(
           `${what} announced ${first.pages} pages; sched reads at most ${MAX_PAGES} pages of a list; stopped`,
           { hint: 'is the base URL the service? (--base-url, SCHED_BASE_URL or the profile)' },
         );
       }
-      check(first, 1);
+      check(first, start);
       stats.pagesRead = 1;
       stats.pages = first.pages;
       stats.total = first.total;
+      stats.limit = first.limit;
       const last = first.pages;
       yield first;
       if (first.items.length === 0) return;
 
       const inFlight = new Map<number, Promise<Page<T>>>();
-      let next = 2;
+      let next = start + 1;
       const launch = () => {
         while (next <= last && inFlight.size < concurrency) {
           const n = next++;
@@ -211,7 +218,7 @@ export function paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {})
           inFlight.set(n, p);
         }
       };
-      for (let n = 2; n <= last; n++) {
+      for (let n = start + 1; n <= last; n++) {
         launch();
         const p = await inFlight.get(n)!;
         inFlight.delete(n);

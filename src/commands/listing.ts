@@ -46,6 +46,13 @@ export async function printListing<T>(
   const { stats } = listing;
   const page = flags.page ?? 1;
   const plural = spec.noun[1];
+  if (flags.limit !== undefined && stats.limit !== undefined && stats.limit < flags.limit) {
+    io.err(
+      io.colorErr.yellow(
+        `--limit ${flags.limit}: the service sends at most ${stats.limit} ${plural} per page.`,
+      ),
+    );
+  }
   if (n === 0 && !flags.all && page > 1 && page > stats.pages) {
     io.err(
       io.colorErr.yellow(

@@ -13,7 +13,8 @@
 // runs it. Every failure is a KeyCommandError (exit 4: there is no key), with `problem` for code.
 import { spawn } from 'node:child_process';
 import { AuthError, Interrupted, signalOf } from '../errors.js';
-import { quote, shellCommand, shellWord } from '../text/quote.js';
+import { loginHint } from '../text/hints.js';
+import { quote, shellWord } from '../text/quote.js';
 
 /** How long the command may take to print the key. */
 export const KEY_COMMAND_TIMEOUT_MS = 10_000;
@@ -147,11 +148,7 @@ export interface RunKeyCommandOptions {
 }
 
 function loginAgain(profile: string): string {
-  const cmd =
-    profile === 'default'
-      ? 'sched auth login --key-command'
-      : shellCommand`sched auth login --profile ${profile} --key-command`;
-  return `\`${cmd} '<command>'\``;
+  return loginHint({ profile }, '--key-command', "'<command>'");
 }
 
 interface Outcome {

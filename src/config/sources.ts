@@ -4,7 +4,8 @@
 // that does not exist; and the key's precedence (chooseKey). Pure, no I/O: the context decides
 // when to say it, and runs a key command (./key-command.ts) only when chooseKey picks it.
 import { UsageError } from '../errors.js';
-import { quote, shellCommand } from '../text/quote.js';
+import { loginHint } from '../text/hints.js';
+import { quote } from '../text/quote.js';
 import { didYouMeanInline } from '../text/suggest.js';
 
 export type BaseUrlSource = 'flag' | 'env' | 'profile' | 'default';
@@ -140,9 +141,16 @@ export function baseUrlSourceText(s: Sources): string {
 }
 
 function loginCommand(profile: string): string {
-  return profile === 'default'
-    ? '`sched auth login`'
-    : `\`${shellCommand`sched auth login --profile ${profile}`}\``;
+  return loginHint({ profile });
+}
+
+/** The hint of a missing key: log in to the profile (and --base-url) of the invocation. */
+export function noKeyHint(s: Pick<Sources, 'profile' | 'baseUrl' | 'baseUrlSource'>): string {
+  const inv = {
+    profile: s.profile,
+    baseUrlFlag: s.baseUrlSource === 'flag' ? s.baseUrl : undefined,
+  };
+  return `run ${loginHint(inv)} or set SCHED_API_KEY`;
 }
 
 /** The hint of a rejected key (401/403): what to change, where the key actually came from. */

@@ -28,11 +28,14 @@ import {
   type ToolResult,
 } from './tools.js';
 import { notSelected } from './selection.js';
+import type { Invocation } from '../text/hints.js';
 
 export interface McpServerOptions {
   access: Access;
   /** Serving against the embedded sandbox: no tool reaches the outside world. */
   sandbox: boolean;
+  /** The flags a suggested restart keeps (--profile, --base-url; --sandbox from `sandbox`). */
+  invocation?: Invocation;
   version: string;
   deps: ToolDeps;
   /** The tools `--tools` chose (within the level); all of the level's when absent. */
@@ -169,6 +172,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
         access: o.access,
         deps: o.deps,
         signal,
+        invocation: { ...o.invocation, sandbox: o.sandbox },
       });
       return sized(resultOf(r, o.mask()));
     } catch (e) {

@@ -32,10 +32,17 @@ import {
 import { EVENT_NAMES, type MeetingType, type Webhook } from '../api/types.js';
 import { isUuid } from '../api/uuid.js';
 import { adaptivePageLimiter } from '../bulk/page-walk.js';
+import { mcpRestartHint, type Invocation } from '../text/hints.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
 import { sampleDelivery } from '../domain/webhooks/sample.js';
-import { chooseSecret, envSecret, isEnvName, MIN_NEW_SECRET } from '../domain/webhooks/secret.js';
+import {
+  chooseSecret,
+  envSecret,
+  envSecretProblem,
+  isEnvName,
+  MIN_NEW_SECRET,
+} from '../domain/webhooks/secret.js';
 import {
   diagnoseSignature,
   likelyCause,
@@ -392,8 +399,13 @@ export function annotationsOf(def: ToolDef, opts: { sandbox: boolean }): ToolAnn
   };
 }
 
+/** The variables a tool may read (their names only are ever said, to suggest a spelling). */
+function readable(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith(SECRET_ENV_PREFIX)));
+}
+
 /** The refusal of a tool this server does not offer, naming the flag that would. */
-export function refusal(name: string, access: Access): UsageError {
+export function refusal(name: string, access: Access, inv: Invocation = {}): UsageError {
   const def = TOOLS.find((t) => t.name === name);
   if (!def) {
     return new UsageError(`unknown tool ${quote(name)}${didYouMeanInline(name, TOOL_NAMES)}`, {
@@ -408,14 +420,14 @@ export function refusal(name: string, access: Access): UsageError {
       {
         hint:
           access === 'read-only'
-            ? 'restart it as `sched mcp --allow-write` (without --read-only)'
-            : 'restart it as `sched mcp --allow-write`',
+            ? `restart it as ${mcpRestartHint(inv, 'allow-write')} (without --read-only)`
+            : `restart it as ${mcpRestartHint(inv, 'allow-write')}`,
       },
     );
   }
   return new UsageError(
     `${def.name} is not enabled: the server was started with --read-only, which allows only tools that change nothing`,
-    { hint: 'restart it without --read-only (`sched mcp`) to mint links' },
+    { hint: `restart it without --read-only (${mcpRestartHint(inv, 'default')}) to mint links` },
   );
 }
 
@@ -508,7 +520,7 @@ function secretFrom(env: Env, name: string, purpose: 'new' | 'verify'): string {
     return found.secret;
   }
   throw new UsageError(
-    `secret_env: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'} in the server process`,
+    `secret_env: environment variable ${name} is ${envSecretProblem(name, found.problem, readable(env))} in the server process`,
     { hint: `set ${name} in the "env" of the server's configuration, then restart it` },
   );
 }
@@ -858,10 +870,10 @@ function sampleTool(args: Args) {
 export async function callTool(
   name: string,
   rawArgs: unknown,
-  opts: { access: Access; deps: ToolDeps; signal: AbortSignal },
+  opts: { access: Access; deps: ToolDeps; signal: AbortSignal; invocation?: Invocation },
 ): Promise<ToolResult> {
   const def = TOOLS.find((t) => t.name === name);
-  if (!def || !allowed(def, opts.access)) throw refusal(name, opts.access);
+  if (!def || !allowed(def, opts.access)) throw refusal(name, opts.access, opts.invocation);
   const args = argsOf(def, rawArgs);
   const { deps, signal } = opts;
   const r = await (async () => {

@@ -178,3 +178,17 @@ describe('SCHED_MCP_LEVEL', () => {
     );
   }, 30_000);
 });
+
+describe('sched mcp --sandbox refusals', () => {
+  it('name a restart that stays in the sandbox (--sandbox kept), at each level', async () => {
+    for (const [flags, tool, hint] of [
+      [[], 'create_webhook', 'restart it as `sched mcp --sandbox --allow-write`'],
+      [['--read-only'], 'create_single_use_link', '(`sched mcp --sandbox`) to mint links'],
+    ] as const) {
+      const r = await serve([...flags], [[tool, {}]]);
+      expect(r.code).toBe(0);
+      const text = r.answers.find((a) => a.id === 3)?.result?.content?.[0]?.text ?? '';
+      expect(text).toContain(hint);
+    }
+  });
+});

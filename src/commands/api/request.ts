@@ -134,26 +134,31 @@ export function fieldsBody(
   return `{${members.join(',')}}`;
 }
 
-/** For --paginate: the path without its query, the query pairs but `page`, and `limit`. */
+/**
+ * For --paginate: the path without its query, the query pairs but `page` and `limit`, the
+ * page to start at (`page`, as `gh api --paginate` starts at the page given) and `limit`.
+ */
 export function pagedPath(path: string): {
   path: string;
   query: Array<[string, string]>;
+  page: number;
   limit: number | undefined;
 } {
   const q = path.indexOf('?');
   const params = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
   let limit: number | undefined;
+  let page = 1;
   const query: Array<[string, string]> = [];
   for (const [k, v] of params) {
-    if (k === 'page') continue;
-    if (k === 'limit') {
+    if (k === 'page' || k === 'limit') {
       if (!/^\d+$/.test(v) || Number(v) < 1) {
-        throw new UsageError(`limit=${v} in the path is not a whole number of at least 1`);
+        throw new UsageError(`${k}=${v} in the path is not a whole number of at least 1`);
       }
-      limit = Number(v);
+      if (k === 'page') page = Number(v);
+      else limit = Number(v);
       continue;
     }
     query.push([k, v]);
   }
-  return { path: q < 0 ? path : path.slice(0, q), query, limit };
+  return { path: q < 0 ? path : path.slice(0, q), query, page, limit };
 }

@@ -122,13 +122,14 @@ async function paginateAll(ctx: Context, client: ApiClient, req: ApiRequest): Pr
       });
       if (res.error) {
         // Nothing is printed yet when the first page fails: its body is the answer to show.
-        if (page === 1) await renderReceived(ctx.io, res.body);
+        if (page === paged.page) await renderReceived(ctx.io, res.body);
         throw res.error;
       }
       return parseEnvelope(res.json, what);
     },
     {
       all: true,
+      from: paged.page,
       limit: paged.limit,
       signal: ctx.signal,
       what,

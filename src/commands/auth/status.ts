@@ -7,6 +7,7 @@ import { maskKey } from '../../config/profiles.js';
 import {
   baseUrlSourceText,
   keySourceText,
+  noKeyHint,
   overrideNotes,
   type BaseUrlSource,
   type KeySource,
@@ -101,7 +102,9 @@ export async function run(ctx: Context): Promise<void> {
   }
   if (keyFailure) throw keyFailure;
   if (!creds.apiKey) {
-    throw new AuthError(`no API key for profile ${quote(creds.profile)}`);
+    throw new AuthError(`no API key for profile ${quote(creds.profile)}`, {
+      hint: noKeyHint(creds),
+    });
   }
   if (failure) throw failure;
 }

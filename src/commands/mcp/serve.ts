@@ -13,6 +13,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { levelOf, selectTools, type Level } from '../../mcp/selection.js';
 import { LineTransport } from '../../mcp/stdio.js';
 import { toolsFor, type ToolDeps } from '../../mcp/tools.js';
+import { noKeyHint } from '../../config/sources.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { LOCAL_HOST } from '../define.js';
@@ -65,7 +66,7 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
     if (!creds.apiKey) {
       io.err(
         `sched mcp: no API key for profile ${quote(creds.profile)}: the account tools will answer ` +
-          'with an error (run `sched auth login` or set SCHED_API_KEY); verify and sample work.',
+          `with an error (${noKeyHint(creds)}); verify and sample work.`,
       );
     }
     api = () => ctx.api();
@@ -83,6 +84,7 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
   const { server, idle } = createMcpServer({
     access,
     sandbox,
+    invocation: { profile: ctx.globals.profile, baseUrlFlag: ctx.globals.baseUrl },
     version: ctx.version,
     deps,
     ...(only ? { only } : {}),

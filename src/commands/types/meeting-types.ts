@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { MeetingType } from '../../api/types.js';
 import type { Column } from '../../output/render.js';
 import { sanitizeCell } from '../../text/sanitize.js';
-import { quote } from '../../text/quote.js';
+import { quote, shellQuote } from '../../text/quote.js';
 import { closest } from '../../text/suggest.js';
 
 export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
@@ -123,7 +123,9 @@ export async function resolveMeetingTypes(
   const find = (ref: string) => matchMeetingTypes(types, ref);
 
   const unknown: string[] = [];
-  const details: string[] = [];
+  const unknownRefs: string[] = [];
+  // A set: two words of one name (`intro call`) would each suggest the same meeting type.
+  const details = new Set<string>();
   const ambiguous: string[] = [];
   const resolved = refs.map((ref): ResolvedMeetingType => {
     if (isUuid(ref)) return byUuid(ref);
@@ -131,25 +133,34 @@ export async function resolveMeetingTypes(
     if (found.length === 1) return { ref, uuid: found[0]!.uuid };
     if (found.length === 0) {
       unknown.push(quote(ref));
+      unknownRefs.push(ref);
       if (unknown.length <= MAX_SUGGESTED_REFS) {
-        for (const line of suggestions(ref, types)) details.push(line);
+        for (const line of suggestions(ref, types)) details.add(line);
       }
     } else {
       ambiguous.push(quote(ref));
-      for (const d of ambiguity(ref, found)) details.push(d);
+      for (const d of ambiguity(ref, found)) details.add(d);
     }
     return { ref, uuid: '' };
   });
 
   if (unknown.length > 0) {
+    // The words of one name given unquoted (`link create intro call`): say to quote it.
+    const whole = unknownRefs.join(' ');
+    const oneName = unknownRefs.length > 1 && find(whole).length > 0;
     throw new UsageError(
       `no meeting type with slug or name ${unknown.join(', ')} (${types.length} meeting types checked)`,
-      { details, hint: 'run `sched types list --all` to see the names, slugs and UUIDs' },
+      {
+        details: [...details],
+        hint: oneName
+          ? `a name with spaces is one argument: quote it, e.g. ${shellQuote(whole)}`
+          : 'run `sched types list --all` to see the names, slugs and UUIDs',
+      },
     );
   }
   if (ambiguous.length > 0) {
     throw new UsageError(`ambiguous meeting type ${ambiguous.join(', ')}`, {
-      details,
+      details: [...details],
       hint: 'give the UUID of the one you mean instead',
     });
   }

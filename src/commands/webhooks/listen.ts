@@ -61,6 +61,8 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   });
   const localUrl = show.displayUrl(o.host, port);
   for (const line of show.startLines({ ...o, localUrl, capture: capture?.file })) io.err(line);
+  const elsewhere = o.registerUrl && show.registerPortWarning(o.registerUrl, port);
+  if (elsewhere) io.err(`${io.colorErr.yellow('warning:')} ${elsewhere}`);
 
   const webhook = await listener.register();
   // The app behind --forward-to must verify with a generated secret: shown once, on stdout

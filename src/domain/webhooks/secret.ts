@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import { inCI } from '../../io.js';
+import { didYouMeanInline } from '../../text/suggest.js';
 
 /** A strong signing secret: 32 random bytes, base64url (43 characters, no padding). */
 export function generateSecret(): string {
@@ -42,6 +43,21 @@ export function envSecret(name: string, env: Record<string, string | undefined>)
   if (value === undefined) return { ok: false, problem: 'unset' };
   if (value === '') return { ok: false, problem: 'empty' };
   return { ok: true, secret: value };
+}
+
+/**
+ * What the line about an unset or empty variable says of it (`not set (did you mean
+ * "CHANGES_WEBHOOK_SECRET"?)`): a set variable spelled nearly the same is named, never its
+ * value. The one wording of every caller of envSecret that names the variable.
+ */
+export function envSecretProblem(
+  name: string,
+  problem: (EnvSecret & { ok: false })['problem'],
+  env: Record<string, string | undefined>,
+): string {
+  if (problem !== 'unset') return problem === 'empty' ? 'empty' : 'not a variable name';
+  const set = Object.keys(env).filter((k) => k !== name && env[k]);
+  return `not set${didYouMeanInline(name, set)}`;
 }
 
 /** --secret as given: an empty one is refused (it would sign with nothing). */

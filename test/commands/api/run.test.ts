@@ -329,7 +329,7 @@ describe('sched api --paginate', () => {
 
   it('reads every page and prints one JSON array of all items, keeping the other query parameters', async () => {
     serve();
-    const r = await api(['webhooks?limit=2&sorting[name]=desc&page=7', '--paginate']);
+    const r = await api(['webhooks?limit=2&sorting[name]=desc', '--paginate']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(pages.flat());
     const asked = srv.requests.map((q) => [
@@ -342,6 +342,23 @@ describe('sched api --paginate', () => {
       ['2', '2', 'desc'],
       ['3', '2', 'desc'],
     ]);
+  });
+
+  it('starts at the page the path gives (as gh api --paginate does), not page 1', async () => {
+    serve();
+    const r = await api(['webhooks?page=2&limit=2', '--paginate']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([...pages[1]!, ...pages[2]!]);
+    expect(srv.requests.map((q) => q.query.get('page')).sort()).toEqual(['2', '3']);
+    srv.clear();
+    serve();
+    const past = await api(['webhooks?page=7', '--paginate']);
+    expect(past.code).toBe(0);
+    expect(JSON.parse(past.stdout)).toEqual([]);
+    expect(srv.requests.map((q) => q.query.get('page'))).toEqual(['7']);
+    const bad = await api(['webhooks?page=0', '--paginate']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('page=0 in the path is not a whole number of at least 1');
   });
 
   it('-o ndjson prints one item per line', async () => {

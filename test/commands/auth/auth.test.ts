@@ -425,6 +425,31 @@ describe('sched auth logout', () => {
     expect(st.code).toBe(4);
   });
 
+  it('after logout --profile globex, the no-key hint logs in to globex again (not the default)', async () => {
+    await runSched(
+      ['auth', 'login', '--with-key', '--profile', 'globex', '--base-url', sb.baseUrl],
+      {
+        env: env(),
+        stdin: sb.apiKey,
+      },
+    );
+    expect((await runSched(['auth', 'logout', '--profile', 'globex'], { env: env() })).code).toBe(
+      0,
+    );
+    for (const args of [
+      ['types', 'list', '--profile', 'globex'],
+      ['auth', 'status', '--profile', 'globex'],
+    ]) {
+      const r = await runSched(args, { env: env() });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain(
+        'hint: run `sched auth login --profile globex` or set SCHED_API_KEY',
+      );
+    }
+    const r = await runSched(['types', 'list'], { env: env({ SCHED_PROFILE: 'globex' }) });
+    expect(r.stderr).toContain('`sched auth login --profile globex`');
+  });
+
   it('says when SCHED_API_KEY still applies', async () => {
     const r = await runSched(['auth', 'logout', '--json'], { env: env({ SCHED_API_KEY: 'x' }) });
     expect(r.code).toBe(0);

@@ -219,12 +219,25 @@ describe('sched link create', () => {
       'intro-cal3',
       'intro-cal4',
       'intro-cal5',
-      'intro-cal6',
+      'technical-deep-dve',
     ];
     const r = await link(refs);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`"intro-cal6"`);
-    expect(r.stderr.match(/did you mean "intro-call"\?/g)).toHaveLength(5);
+    expect(r.stderr).toContain(`"technical-deep-dve"`);
+    // The same suggestion is said once; the sixth reference is not searched.
+    expect(r.stderr.match(/did you mean "intro-call"\?/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('did you mean "technical-deep-dive"');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('a name with spaces given unquoted: one "did you mean", and a hint to quote it', async () => {
+    const r = await link(['intro', 'call']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: no meeting type with slug or name "intro", "call" (8 meeting types checked)\n' +
+        '  did you mean "intro-call"? (Intro call)\n' +
+        "hint: a name with spaces is one argument: quote it, e.g. 'intro call'\n",
+    );
     expect(posts()).toHaveLength(0);
   });
 

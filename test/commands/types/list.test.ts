@@ -60,6 +60,22 @@ describe('sched types list', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('--limit past what the service sends: said once on stderr, the listing unchanged', async () => {
+    for (const args of [
+      ['--limit', '1000'],
+      ['--all', '--limit', '1000'],
+    ]) {
+      const r = await types([...args, '--json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(23);
+      expect(r.stderr).toBe(
+        '--limit 1000: the service sends at most 100 meeting types per page.\n',
+      );
+    }
+    const within = await types(['--limit', '100', '--json']);
+    expect(within.stderr).toBe('');
+  });
+
   it('--sort field[:dir] becomes sorting[field]=dir, repeatable, asc by default', async () => {
     const r = await types(['--sort', 'duration:desc', '--sort', 'name', '--all', '--json']);
     expect(r.code).toBe(0);

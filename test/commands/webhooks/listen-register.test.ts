@@ -11,6 +11,7 @@ import { runSched } from '../../helpers/run.js';
 import { createHmac } from 'node:crypto';
 import { until } from '../../helpers/until.js';
 import { onSomePort, PORT_IN_USE } from '../../helpers/ports.js';
+import { registerPortWarning } from '../../../src/domain/webhooks/listen/render.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -78,6 +79,33 @@ async function book(): Promise<void> {
 }
 
 describe('sched webhooks listen --register', () => {
+  it('a loopback URL at another port than the listener: warned once, still registered', async () => {
+    const { l, port } = await startOnSomePort(
+      (port) => ['--port', String(port), '--register', `http://localhost:${port + 1}/hook`],
+      { ...sb.env },
+    );
+    const other = port + 1;
+    expect(l.io.stderrText()).toContain(
+      `warning: --register http://localhost:${other}/hook is on this machine at port ${other}, but the listener is on port ${port}: deliveries will not reach it (use --port ${other}, or --register http://localhost:${port}/hook)\n`,
+    );
+    expect(l.io.stderrText().match(/warning: --register/g)).toHaveLength(1);
+    l.ac.abort('SIGINT');
+    expect(await l.done).toBe(0);
+    expect(await webhooksInSandbox()).toEqual([]);
+  });
+
+  it.each([
+    ['https://localhost/h', 443, undefined],
+    ['https://localhost/h', 8443, 'at port 443'],
+    ['http://[::1]:4020/h', 4020, undefined],
+    ['http://127.0.0.2/h', 4020, 'at port 80'],
+    ['https://example.com:9/h', 4020, undefined],
+  ])('registerPortWarning(%s, %i)', (url, port, said) => {
+    const w = registerPortWarning(url, port);
+    if (said === undefined) expect(w).toBeUndefined();
+    else expect(w).toContain(said);
+  });
+
   it('subscribes for its lifetime, verifies real deliveries, and deletes the webhook on Ctrl-C', async () => {
     const { l, port } = await startOnSomePort(
       (port) => [
@@ -98,6 +126,7 @@ describe('sched webhooks listen --register', () => {
       /registered webhook [0-9a-f-]{36} for http:\/\/127\.0\.0\.1:\d+\/hook \(meetingScheduled, meetingCancelled\)/,
     );
     expect(l.io.stderrText()).toMatch(/verifying signatures with a generated secret/);
+    expect(l.io.stderrText()).not.toContain('warning: --register');
     // The generated secret is not shown when nothing is forwarded.
     expect(l.io.stderrText()).not.toMatch(/signing secret/);
     const hooks = await webhooksInSandbox();

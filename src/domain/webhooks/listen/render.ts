@@ -2,6 +2,7 @@
 // event, meeting, invitee, start, verdict, duplicate), one per forward. Every value that came
 // from the sender is sanitised: a delivery must not be able to move the cursor.
 import type { ChalkInstance } from 'chalk';
+import { isLoopback } from '../../../api/url.js';
 import { sanitizeCell } from '../../../text/sanitize.js';
 import { removeWebhookHint, replayAllHint } from './hints.js';
 import { Failure } from '../../../errors.js';
@@ -116,6 +117,21 @@ export function startLines(s: {
 }
 
 /** "ready; stopping after 2 deliveries or after 20 s at most, or on Ctrl-C" */
+/**
+ * A --register URL on this machine (loopback) at another port than the listener's: the
+ * deliveries would go to whatever listens there, or nowhere. Said, not refused (a proxy of the
+ * user's may pass them on).
+ */
+export function registerPortWarning(url: string, port: number): string | undefined {
+  const u = new URL(url);
+  if (!isLoopback(u.hostname)) return undefined;
+  const at = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  if (at === port) return undefined;
+  const here = new URL(u.href);
+  here.port = String(port);
+  return `--register ${u.href} is on this machine at port ${at}, but the listener is on port ${port}: deliveries will not reach it (use --port ${at}, or --register ${here.href})`;
+}
+
 export function readyLine(limit: number | undefined, maxTimeS: number | undefined): string {
   const until = [
     limit !== undefined ? `after ${limit} ${limit === 1 ? 'delivery' : 'deliveries'}` : '',

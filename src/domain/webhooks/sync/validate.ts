@@ -6,7 +6,7 @@ import { quote } from '../../../text/quote.js';
 import { didYouMeanInline } from '../../../text/suggest.js';
 import { canonicalEventName, defaultEvents, eventNameProblem } from '../event-names.js';
 import { urlKey, webhookUrlProblem } from '../url.js';
-import { envSecret } from '../secret.js';
+import { envSecret, envSecretProblem } from '../secret.js';
 import type { DesiredWebhook } from './types.js';
 
 export interface Validation {
@@ -252,7 +252,7 @@ function checkSecretEnv(name: unknown, at: string, c: Checking): Secret | undefi
   if (!c.unsetSecretEnv.includes(name)) c.unsetSecretEnv.push(name);
   if (!c.needSecrets) return { secret: '', secretSource };
   c.problems.push(
-    `${at}.secretEnv: environment variable ${name} is ${found.problem === 'unset' ? 'not set' : 'empty'}`,
+    `${at}.secretEnv: environment variable ${name} is ${envSecretProblem(name, found.problem, c.env)}`,
   );
   return undefined;
 }
