@@ -80,7 +80,7 @@ export const GLOBAL_INPUT = input({
     value('--profile <name>', 'profile to use (env SCHED_PROFILE; default "default")'),
     value('--base-url <url>', "API base URL (env SCHED_BASE_URL; else the profile's)"),
     flag('--json', 'print JSON (same as --output json)'),
-    value('-o, --output <format>', 'output format: table, json, ndjson, csv', {
+    value('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')}`, {
       parse: outputFormat,
     }),
     flag('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)'),

@@ -481,12 +481,9 @@ export type PageOptions = InputOf<InputDef<readonly [], typeof PAGE_OPTIONS>>;
 // ---------------------------------------------------------------------------------------------
 // Output formats
 
-/** What a human command (that prints lines, not records) can print: its own text, or JSON. */
-export const TEXT_OR_JSON: readonly OutputFormat[] = ['table', 'json'];
-/** Records: a table, JSON, NDJSON or CSV. */
+/** Records: every format. The other sets (TEXT_OR_JSON, NO_CSV, TEXT_ONLY) follow the rows. */
 export const ALL_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
-/** Records without CSV: a table, JSON or NDJSON. */
-export const NO_CSV: readonly OutputFormat[] = ['table', 'json', 'ndjson'];
+export { NO_CSV, TEXT_ONLY, TEXT_OR_JSON } from '../output/formats.js';
 
 /**
  * Checks the asked output format against what the command prints, before anything runs:

@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { PageOptions } from './define.js';
 import type { Paginated } from '../api/paginate.js';
-import { renderLines, renderList, type Column } from '../output/render.js';
+import { forPeople, show, type Column } from '../output/render.js';
 
 export interface PageFlags {
   page: number | undefined;
@@ -17,14 +17,6 @@ export function pageFlags(flags: PageOptions): PageFlags {
   return { page: flags.page, limit: flags.limit, all: flags.all === true };
 }
 
-/**
- * --quiet prints bare values in place of the table; an explicit machine format (--json, -o
- * ndjson/csv) wins over it, since asking for one means wanting it.
- */
-export function quietOutput(ctx: Context): boolean {
-  return ctx.globals.quiet && ctx.globals.output === 'table';
-}
-
 export interface ListingSpec<T> {
   columns: readonly Column<T>[];
   /** The value --quiet prints, one per line. */
@@ -33,8 +25,8 @@ export interface ListingSpec<T> {
   noun: readonly [string, string];
 }
 
-async function* itemPages<T, R>(listing: Paginated<T>, map: (item: T) => R): AsyncGenerator<R[]> {
-  for await (const p of listing.pages()) yield p.items.map(map);
+async function* itemPages<T>(listing: Paginated<T>): AsyncGenerator<readonly T[]> {
+  for await (const p of listing.pages()) yield p.items;
 }
 
 /** Writes the listing (streamed, one write per page) and the hints. */
@@ -45,16 +37,11 @@ export async function printListing<T>(
   spec: ListingSpec<T>,
 ): Promise<void> {
   const { io, globals } = ctx;
-  const n = quietOutput(ctx)
-    ? await renderLines(io, { pages: itemPages(listing, spec.quietValue) })
-    : await renderList(
-        io,
-        { pages: itemPages(listing, (x) => x) },
-        {
-          format: globals.output,
-          columns: spec.columns,
-        },
-      );
+  const n = await show(io, globals, {
+    records: { pages: itemPages(listing) },
+    columns: spec.columns,
+    lines: spec.quietValue,
+  });
 
   const { stats } = listing;
   const page = flags.page ?? 1;
@@ -72,7 +59,7 @@ export async function printListing<T>(
         `Page ${page} is past the last page (${stats.pages === 0 ? `there are no ${plural}` : `there ${stats.pages === 1 ? 'is 1 page' : `are ${stats.pages} pages`}`}).`,
       ),
     );
-  } else if (n === 0 && globals.output === 'table' && !quietOutput(ctx)) {
+  } else if (n === 0 && forPeople(globals)) {
     io.err(`No ${plural} found.`);
   }
   if (!flags.all && stats.morePages) {

@@ -124,7 +124,16 @@ function exitCodesMarkdown(ref: Reference): string {
     ref.exitCodes.map(([c, m]) => `| \`${c}\` | ${cell(m)} |`).join('\n') +
     '\n\nA declined confirmation (answering no) is not an interruption: it prints that nothing ' +
     'was done and exits 1. The long-running servers (`sched sandbox`, `sched webhooks listen`) ' +
-    'end normally on Ctrl-C or SIGTERM and then exit 0 after a clean shutdown.\n'
+    'end normally on Ctrl-C or SIGTERM and then exit 0 after a clean shutdown.\n\n' +
+    'When stdout cannot be written (a full disk, an I/O error) the command ends with one ' +
+    '`error: could not write to stdout (…)` line and exits 1, never a stack trace; the same for a ' +
+    'file a flag named (`--record`, `--secret-out`). A reader that goes away (`| head -1`) ends a ' +
+    'command that changed nothing quietly, exit 0. A command that changed the account stops ' +
+    'starting changes at the first failed write, finishes the steps of those begun, and says ' +
+    'what was done on that line, exit 1 even when the reader only left: `8 links were minted; 1 ' +
+    'was written to stdout`, the links not written listed under it. A generated webhook secret ' +
+    'never goes to stderr: when it could not be written, the new webhook is deleted and that is ' +
+    'said. A note that cannot be written to stderr is dropped and never changes the exit code.\n'
   );
 }
 

@@ -1,7 +1,7 @@
-// Rendering of results on stdout in the output formats (table, json, ndjson, csv; see the
-// global --output in docs/README.md). Knows nothing about HTTP:
-// a command declares its columns and hands over items (an array, or an async iterable that
-// is written as it arrives).
+// The one renderer: a command hands over what it prints (records, one record, a result with
+// its summary: `Shown`) and the settings asked for (--output, -q); the format's row
+// (formats.ts) and its writer below decide how it looks. No command branches on the format.
+// Knows nothing about HTTP.
 //
 //   table, stdout a terminal   aligned table with a header row, colour, fitted to the width
 //                              (io.columns: COLUMNS, else the terminal's); when it cannot
@@ -11,14 +11,17 @@
 //   ndjson                     one compact object per line
 //   csv                        header row, RFC 4180 quoting, CRLF line ends
 //
-// Everything but the terminal table streams: each item is written (waiting on a full pipe)
-// before the next one is pulled, so memory stays flat for long `--all` listings. Writes go
-// through io.out, which throws QuietExit when the reader went away (`| head -1`); that error
-// is never caught here.
+// Secrets are masked in the data first (maskValue, with the io's mask), before any format,
+// cutting, wrapping or layout; io.out's gate on the finished text stays as the last net.
+//
+// Everything but the terminal table and a JSON document streams: each item is written
+// (waiting on a full pipe) before the next one is pulled, so memory stays flat for long
+// `--all` listings. Writes go through io.out, which throws QuietExit when the reader went away
+// (`| head -1`); that error is never caught here.
 import { jsonText } from './json-value.js';
 import { maskValue } from '../mask.js';
 import type { IO } from '../io.js';
-import type { OutputFormat } from './formats.js';
+import { FORMAT_ROWS, type OutputFormat } from './formats.js';
 import { csvRecord, type CsvCell } from './csv.js';
 import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from '../text/sanitize.js';
@@ -34,11 +37,6 @@ export {
 
 /** The terminal table and field list, with the table library: loaded only to draw one. */
 const terminalTable = () => import('./terminal-table.js');
-
-export interface RenderOptions<T> {
-  format: OutputFormat;
-  columns: readonly Column<T>[];
-}
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -65,36 +63,153 @@ function prettyJson(value: unknown, indent: string): string {
   return indent + jsonText(value, 2).replace(/\n/g, '\n' + indent);
 }
 
+/** What was asked for the output (the context's globals carry these fields). */
+export interface OutputSettings {
+  output: OutputFormat;
+  /** -q: bare values for people; a format not for people, asked for by name, wins over it. */
+  quiet?: boolean;
+  /** The format was asked for by name (-o, --json), not taken by default. */
+  outputGiven?: boolean;
+}
+
+/** What a command prints, handed to show(): the renderer chooses how. */
+export interface Shown<T> {
+  /** The records: a list, written as it arrives; or (with `one`) the one record. */
+  records: ListSource<T>;
+  /** One record (a created webhook): JSON prints the object, a terminal its fields. */
+  one?: boolean;
+  /** The columns of the formats that need them; without them, those formats print the data. */
+  columns?: readonly Column<T>[];
+  /** The columns of the format for people (a terminal table, TSV), when not `columns`. */
+  humanColumns?: readonly Column<T>[];
+  /** A record as the formats that print the data itself print it; default: the record. */
+  data?: (item: T) => unknown;
+  /**
+   * The one document of a format that prints one (not a record per line), from the data once
+   * it is all in, or the work stopped: a result with its summary (`{deleted: [...]}`).
+   */
+  document?: (data: unknown[]) => unknown;
+  /** Lines for people in place of the table (URLs, UUIDs): with -q, and when `linesWhen` says. */
+  lines?: (item: T) => string | readonly string[];
+  /** Besides -q: also for a table not asked for by name ('default'), or in place of any table. */
+  linesWhen?: 'quiet' | 'default' | 'always';
+  /** For people, in place of the records: one line said once they are all in (or nothing). */
+  summary?: () => string | undefined;
+}
+
+const rowOf = (s: OutputSettings) => FORMAT_ROWS[s.output];
+
+/** The format is for people: the command's own words (hints, notes) go with it. */
+export const humanFormat = (s: OutputSettings): boolean => rowOf(s).human;
+/** The format is for people and -q did not ask for bare values: hints and summaries. */
+export const forPeople = (s: OutputSettings): boolean => rowOf(s).human && !s.quiet;
+/** The format prints the data itself (JSON values), not text or columns. */
+export const printsData = (s: OutputSettings): boolean => rowOf(s).data;
+/** The format writes one record per line as it arrives (one item per line needs items). */
+export const recordPerLine = (s: OutputSettings): boolean => rowOf(s).data && rowOf(s).streams;
+
+function linesFor<T>(s: OutputSettings, shown: Shown<T>): Shown<T>['lines'] {
+  if (!shown.lines) return undefined;
+  const when = shown.linesWhen ?? 'quiet';
+  const wanted = s.quiet || when === 'always' || (when === 'default' && !s.outputGiven);
+  return wanted ? shown.lines : undefined;
+}
+
 /**
- * Writes the items of a list. On an error from the source (a failed page, a failed link) the
- * output written so far is completed first — the JSON array is closed, the terminal table
- * shows the rows it has — so a partial result stays usable, and then the error is rethrown.
- * Returns the number of items written.
+ * Writes what a command prints in the format asked for. Returns the number of records. On an
+ * error from the source (a failed page, a failed link) the output written so far is completed
+ * first (the JSON array closed, the terminal table's rows shown, the document written) so a
+ * partial result stays usable, and then the error is rethrown.
  */
-export async function renderList<T>(
-  io: IO,
-  items: ListSource<T>,
-  opts: RenderOptions<T>,
-): Promise<number> {
-  const machineColumns = opts.columns.filter((c) => !c.terminalOnly);
-  switch (opts.format) {
-    case 'json':
-      return renderJsonArray(io, items);
-    case 'ndjson':
-      return pump(io, items, (item) => jsonText(item) + '\n');
-    case 'csv':
-      await io.out(csvRecord(machineColumns.map((c) => c.key)));
-      return pump(io, items, (item) =>
-        csvRecord(machineColumns.map((c) => csvText(c.value(item)))),
-      );
-    case 'table':
-      if (io.stdoutIsTTY) return renderTerminalTable(io, items, opts.columns);
+export async function show<T>(io: IO, settings: OutputSettings, shown: Shown<T>): Promise<number> {
+  const row = rowOf(settings);
+  if (row.human) {
+    const lines = linesFor(settings, shown);
+    if (lines) return pump(io, shown.records, (item) => [lines(item)].flat().map(lineOf).join(''));
+    if (shown.summary) {
+      const n = await pump(io, shown.records, () => '');
+      const text = shown.summary();
+      if (text !== undefined) await io.out(lineOf(io.mask(text)));
+      return n;
+    }
+  }
+  // Without columns, a format that needs them prints the data (the JSON document).
+  const format = row.columns && !shown.columns ? 'json' : settings.output;
+  return WRITERS[format](io, shown);
+}
+
+const lineOf = (text: string) => sanitizeCell(text) + '\n';
+
+type Writer = <T>(io: IO, shown: Shown<T>) => Promise<number>;
+
+/**
+ * One writer per format: a record, so a format without one does not compile. show() hands a
+ * format whose row needs columns only a Shown that has them.
+ */
+const WRITERS: Record<OutputFormat, Writer> = {
+  async table(io, shown) {
+    const columns = shown.humanColumns ?? shown.columns!;
+    if (!io.stdoutIsTTY) {
+      const cells = columns.filter((c) => !c.terminalOnly);
       return pump(
         io,
-        items,
-        (item) => machineColumns.map((c) => cellText(c.value(item), ',')).join('\t') + '\n',
+        shown.records,
+        (item) => cells.map((c) => cellText(c.value(item), ',')).join('\t') + '\n',
       );
+    }
+    if (!shown.one) return renderTerminalTable(io, shown.records, columns);
+    const { formatFields } = await terminalTable();
+    return pump(io, shown.records, (item) =>
+      formatFields(
+        io,
+        columns,
+        columns.map((c) => c.value(item)),
+      ),
+    );
+  },
+  json: renderJson,
+  ndjson: (io, shown) => pump(io, shown.records, (item) => jsonText(dataOf(shown, item)) + '\n'),
+  async csv(io, shown) {
+    const cells = shown.columns!.filter((c) => !c.terminalOnly);
+    await io.out(csvRecord(cells.map((c) => c.key)));
+    return pump(io, shown.records, (item) => csvRecord(cells.map((c) => csvText(c.value(item)))));
+  },
+};
+
+const dataOf = <T>(shown: Shown<T>, item: T): unknown => (shown.data ? shown.data(item) : item);
+
+/** JSON, pretty on a terminal: the document, each one record, or the array of the records. */
+async function renderJson<T>(io: IO, shown: Shown<T>): Promise<number> {
+  const text = (value: unknown) =>
+    (io.stdoutIsTTY ? prettyJson(value, '') : jsonText(value)) + '\n';
+  const { document } = shown;
+  if (document) {
+    const all: unknown[] = [];
+    try {
+      return await pump(io, shown.records, (item) => {
+        all.push(dataOf(shown, item));
+        return '';
+      });
+    } finally {
+      await io.out(text(maskValue(document(all), io.mask)));
+    }
   }
+  if (shown.one) return pump(io, shown.records, (item) => text(dataOf(shown, item)));
+  return renderJsonArray(io, shown.records, (item) => dataOf(shown, item));
+}
+
+/**
+ * A record read line by line as it happens (`sig sign`, `events send`): a format that prints
+ * the data gets it as one compact JSON line, on a terminal too; people get `text` (lines).
+ */
+export async function renderEvent(
+  io: IO,
+  settings: OutputSettings,
+  value: unknown,
+  text: readonly string[],
+): Promise<void> {
+  if (printsData(settings)) await renderJsonLine(io, value);
+  else await renderLines(io, text);
 }
 
 function isPaged<T>(items: ListSource<T>): items is Paged<T> {
@@ -151,7 +266,11 @@ async function pump<T>(
   }
 }
 
-async function renderJsonArray<T>(io: IO, items: ListSource<T>): Promise<number> {
+async function renderJsonArray<T>(
+  io: IO,
+  items: ListSource<T>,
+  data: (item: T) => unknown,
+): Promise<number> {
   const pretty = io.stdoutIsTTY;
   const close = (n: number) => io.out(n === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
   const n = await pump(
@@ -159,7 +278,7 @@ async function renderJsonArray<T>(io: IO, items: ListSource<T>): Promise<number>
     items,
     (item, i) =>
       (i === 0 ? (pretty ? '[\n' : '[') : pretty ? ',\n' : ',') +
-      (pretty ? prettyJson(item, '  ') : jsonText(item)),
+      (pretty ? prettyJson(data(item), '  ') : jsonText(data(item))),
     // A failure before the first item leaves stdout empty (nothing to salvage, and a bare
     // `[]` would look like a real empty result); after it, the array is closed so it parses.
     async (written) => {
@@ -195,33 +314,6 @@ async function renderTerminalTable<T>(
 }
 
 /**
- * Writes one object (a created webhook, one link). json: the object itself, pretty on a
- * terminal; ndjson: one line; csv: header and one record; table: field/value lines on a
- * terminal, one tab-separated row otherwise.
- */
-export async function renderObject<T>(io: IO, given: T, opts: RenderOptions<T>): Promise<void> {
-  const item = maskValue(given, io.mask);
-  switch (opts.format) {
-    case 'json':
-      await io.out((io.stdoutIsTTY ? prettyJson(item, '') : jsonText(item)) + '\n');
-      return;
-    case 'ndjson':
-    case 'csv':
-      await renderList(io, [item], opts);
-      return;
-    case 'table': {
-      if (!io.stdoutIsTTY) {
-        await renderList(io, [item], opts);
-        return;
-      }
-      const values = opts.columns.map((c) => c.value(item));
-      await io.out((await terminalTable()).formatFields(io, opts.columns, values));
-      return;
-    }
-  }
-}
-
-/**
  * Quiet output: one sanitized value per line, streamed. Returns the number of lines.
  */
 export async function renderLines(io: IO, values: ListSource<string>): Promise<number> {
@@ -244,14 +336,6 @@ export async function renderReceived(
   await io.out(
     isJsonText(text) ? relayoutJson(text, io.stdoutIsTTY ? 2 : 0, io.mask) + '\n' : text,
   );
-}
-
-/**
- * The same io with every stdout write passed through `redact` first: a last guard for a
- * command whose results could echo a secret it holds (`webhooks sync` and the file's secrets).
- */
-export function redactedOutput(io: IO, redact: (text: string) => string): IO {
-  return { ...io, out: (text) => io.out(redact(text)) };
 }
 
 /**

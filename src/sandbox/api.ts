@@ -1,6 +1,6 @@
 // The service's API endpoints: meeting types, single-use links, webhooks. Each handler
 // validates strictly and answers with the service's exact statuses and bodies.
-import { EVENT_NAMES, type Envelope, type Webhook } from '../api/types.js';
+import { EVENT_NAMES, isEventName, type Envelope, type Webhook } from '../api/types.js';
 import { httpError, validationError } from './http.js';
 import type { SandboxCore } from './core.js';
 import type { SandboxRandom } from './random.js';
@@ -198,9 +198,7 @@ export function createWebhook(core: SandboxCore, body: Record<string, unknown>):
   } else if (events.length === 0) {
     errors.events = ['This collection should contain 1 element or more.'];
   } else {
-    const unknown = (events as string[]).filter(
-      (e) => !(EVENT_NAMES as readonly string[]).includes(e),
-    );
+    const unknown = (events as string[]).filter((e) => !isEventName(e));
     if (unknown.length > 0) {
       errors.events = unknown.map(
         (e) =>

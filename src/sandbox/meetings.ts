@@ -240,16 +240,6 @@ export function bookLink(core: SandboxCore, link: LinkRecord, input: BookInput):
   return { meeting, deliveries: notify(core, SANDBOX_ACTIONS.book.event, meeting) };
 }
 
-function meetingRecord(core: SandboxCore, uuid: string): MeetingRecord {
-  const r = core.state.meetings.get(uuid);
-  if (!r) throw httpError(404, 'Not found.').because('meeting_not_found');
-  return r;
-}
-
-function isCancelled(m: Meeting): boolean {
-  return m.canceled_at !== null;
-}
-
 /** Who cancelled or rescheduled: "invitee" (the default) or "host". */
 function actor(errors: Record<string, string[]>, key: string, value: unknown): 'invitee' | 'host' {
   const by = value ?? 'invitee';
@@ -272,8 +262,9 @@ function changeMeeting(
   body: Record<string, unknown>,
 ): ActionOutcome {
   const { refused, byField, moves } = row.meeting!;
-  const record = meetingRecord(core, uuid);
-  if (isCancelled(record.meeting)) {
+  const record = core.state.meetings.get(uuid);
+  if (!record) throw httpError(404, 'Not found.').because('meeting_not_found');
+  if (record.meeting.canceled_at !== null) {
     throw validationError({ meeting: [refused] }).because('meeting_cancelled');
   }
   const errors: Record<string, string[]> = {};
@@ -286,8 +277,7 @@ function changeMeeting(
   const reason = optionalString(errors, 'reason', body.reason, 5000);
   const by = actor(errors, byField, body[byField]);
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  const at = core.now();
-  const change = { hostTimezone: record.host_timezone, at, reason: reason ?? null, by, newStart };
+  const change = { hostTimezone: record.host_timezone, at: core.now(), reason, by, newStart };
   record.meeting = EVENTS[row.event].apply!(record.meeting, change);
   core.state.changed();
   return { meeting: record.meeting, deliveries: notify(core, row.event, record.meeting) };

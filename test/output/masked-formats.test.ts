@@ -8,13 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createBufferIO } from '../helpers/buffer-io.js';
 import { parseCsv } from '../helpers/csv-parse.js';
 import { leakedPieces } from '../helpers/leak.js';
-import {
-  renderJsonLine,
-  renderList,
-  renderObject,
-  renderReceived,
-  type Column,
-} from '../../src/output/render.js';
+import { renderJsonLine, renderReceived, type Column } from '../../src/output/render.js';
+import { renderList, renderObject } from '../helpers/render.js';
 import { masker, maskValue } from '../../src/mask.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 

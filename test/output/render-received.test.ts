@@ -1,14 +1,10 @@
 // The renderer's doors for what is not a list of records: an answer as received (`sched api`),
-// one JSON line, composed text, and the redacting wrapper `webhooks sync` writes through.
+// one JSON line, composed text; and the secrets the io knows (`webhooks sync`'s file secrets),
+// masked in the data of what a renderer writes.
 import { describe, expect, it } from 'vitest';
 import { createBufferIO } from '../helpers/buffer-io.js';
-import {
-  redactedOutput,
-  renderJsonLine,
-  renderObject,
-  renderReceived,
-  renderText,
-} from '../../src/output/render.js';
+import { renderJsonLine, renderReceived, renderText } from '../../src/output/render.js';
+import { renderObject } from '../helpers/render.js';
 
 describe('renderReceived', () => {
   const body = Buffer.from('{"n":12345678901234567890,"s":"a\\/b","l":[1,2]}');
@@ -42,12 +38,12 @@ describe('renderJsonLine and renderText', () => {
   });
 });
 
-describe('redactedOutput', () => {
-  it('masks every stdout write, whatever renderer writes it', async () => {
+describe('secrets the io knows', () => {
+  it('are masked in what a renderer writes', async () => {
     const io = createBufferIO({ stdoutIsTTY: false });
-    const out = redactedOutput(io, (s) => s.replaceAll('s3cret', '****'));
+    io.addSecrets(['s3cret']);
     await renderObject(
-      out,
+      io,
       { secret: 's3cret', url: 'https://x/?k=s3cret' },
       {
         format: 'json',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
-import { renderLines, renderList, renderObject, type Column } from '../../src/output/render.js';
+import { renderLines, type Column } from '../../src/output/render.js';
+import { renderList, renderObject } from '../helpers/render.js';
 import { fitWidths } from '../../src/output/terminal-table.js';
 import { QuietExit } from '../../src/errors.js';
 import type { OutputFormat } from '../../src/context.js';

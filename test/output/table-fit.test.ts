@@ -2,13 +2,8 @@
 // detail column is hidden, and that TSV/CSV never see the terminal-only forms.
 import { describe, expect, it } from 'vitest';
 import { createBufferIO } from '../helpers/buffer-io.js';
-import {
-  MAX_TEXT_CELL,
-  MAX_WHOLE_CELL,
-  renderList,
-  renderObject,
-  type Column,
-} from '../../src/output/render.js';
+import { MAX_TEXT_CELL, MAX_WHOLE_CELL, type Column } from '../../src/output/render.js';
+import { renderList, renderObject } from '../helpers/render.js';
 import { planWidths, wrapText } from '../../src/output/terminal-table.js';
 
 describe('wrapText', () => {

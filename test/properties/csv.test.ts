@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { fc } from '../helpers/fc.js';
 import { csvRecord } from '../../src/output/csv.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { renderList, type Column } from '../../src/output/render.js';
+import type { Column } from '../../src/output/render.js';
+import { renderList } from '../helpers/render.js';
 import { sanitizeCsvField } from '../../src/text/sanitize.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 

@@ -32,7 +32,7 @@ describe('layer rules', () => {
     ['src/sandbox/planted.ts', "import { createApiClient } from '../api/client.js';"],
     ['src/sandbox/planted.ts', "import { webhooks } from '../api/endpoints.js';"],
     ['src/sandbox/planted.ts', "import { api } from '../commands/api/index.js';"],
-    ['src/bulk/planted.ts', "import { renderList } from '../output/render.js';"],
+    ['src/bulk/planted.ts', "import { show } from '../output/render.js';"],
     ['src/config/planted.ts', "import { auth } from '../commands/auth/index.js';"],
     // Type imports count: the context is above output/ and domain/ (ARCHITECTURE.md's table).
     ['src/output/planted.ts', "import type { OutputFormat } from '../context.js';"],

@@ -234,8 +234,10 @@ describe('startSandbox (the sched/sandbox library)', () => {
           // import-free text rules: quoting and JSON error positions (state file, meetings)
           'src/text/quote.ts',
           'src/text/json-error.ts',
-          // node:fs only: the trust rule the config and the --state file share
+          // node:fs only: the trust rule the config and the --state file share, and the leaf
+          // with ssh's private-group rule it applies (Node's builtins only)
           'src/config/ownership.ts',
+          'src/platform-dirs.ts',
           // import-free: the default key, port and URL the CLI shares with the sandbox
           'src/defaults.ts',
           // import-free URL helpers (whether the console needs a key)

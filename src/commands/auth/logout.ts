@@ -21,8 +21,7 @@ export async function run(ctx: Context): Promise<void> {
   if (ctx.env.SCHED_API_KEY) {
     ctx.io.err('note: SCHED_API_KEY is still set in the environment; unset it to log out fully');
   }
-  if (ctx.globals.output === 'json') {
-    const { renderObject } = await import('../../output/render.js');
-    await renderObject(ctx.io, { profile, removed }, { format: 'json', columns: [] });
-  }
+  const { printsData, show } = await import('../../output/render.js');
+  if (printsData(ctx.globals))
+    await show(ctx.io, ctx.globals, { records: [{ profile, removed }], one: true });
 }

@@ -68,6 +68,7 @@ export async function run(ctx: Context): Promise<void> {
     }
   }
 
+  const { humanFormat, show } = await import('../../output/render.js');
   const sourceColumn: Column<AuthStatus> = {
     key: 'baseUrlSource',
     header: 'Base URL from',
@@ -91,14 +92,13 @@ export async function run(ctx: Context): Promise<void> {
     },
   ];
   // Beside the base URL on a terminal; last when piped, so the columns before it keep their places.
-  if (ctx.io.stdoutIsTTY && ctx.globals.output === 'table') columns.splice(2, 0, sourceColumn);
+  if (ctx.io.stdoutIsTTY && humanFormat(ctx.globals)) columns.splice(2, 0, sourceColumn);
   else columns.push(sourceColumn);
   for (const note of overrideNotes(creds)) ctx.io.err(ctx.io.colorErr.yellow(note));
   // With no key there is nothing to show but the error; JSON still gets the whole object, and
   // a failed key command the row that says where the key was to come from.
-  if (creds.apiKey || keyFailure || ctx.globals.output !== 'table') {
-    const { renderObject } = await import('../../output/render.js');
-    await renderObject(ctx.io, status, { format: ctx.globals.output, columns });
+  if (creds.apiKey || keyFailure || !humanFormat(ctx.globals)) {
+    await show(ctx.io, ctx.globals, { records: [status], one: true, columns });
   }
   if (keyFailure) throw keyFailure;
   if (!creds.apiKey) {

@@ -1,4 +1,4 @@
-import { command } from '../define.js';
+import { command, TEXT_ONLY } from '../define.js';
 import { printInput, completeInput } from './inputs.js';
 
 /** How each shell loads the completion in every new shell, written only under ~. */
@@ -22,7 +22,7 @@ export const completion = command({
     `# fish (one file per name: \`schedcli completion fish\` writes schedcli.fish)`,
     SETUP_LINES.fish,
   ],
-  formats: ['table'],
+  formats: TEXT_ONLY,
   load: () => import('./print.js'),
 });
 
@@ -33,6 +33,6 @@ export const complete = command({
   description: 'List completion candidates (used by the completion scripts)',
   input: completeInput,
   examples: ['sched __complete profiles', 'sched --timeout 2 __complete meeting-types'],
-  formats: ['table'],
+  formats: TEXT_ONLY,
   load: () => import('../../completion/dynamic.js'),
 });

@@ -22,7 +22,7 @@ import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
 import { quote, shellCommand } from '../../text/quote.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { sanitizeCell } from '../../text/sanitize.js';
-import { renderJsonLine, renderText } from '../../output/render.js';
+import { printsData, renderJsonLine, renderText } from '../../output/render.js';
 import { masker } from '../../mask.js';
 import {
   boundedLines,
@@ -251,7 +251,7 @@ async function replay(
     ctx.io.err(`nothing to replay: no delivery in ${quote(flags.file)} has a failed forward`);
     return;
   }
-  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
+  const json = printsData(ctx.globals);
   const target = to.toString();
   const mask = masker([secret]);
   const n = picked.length;

@@ -6,7 +6,7 @@ import type { EventsSampleOptions } from './inputs.js';
 import { checkEventName } from '../../domain/webhooks/event-names.js';
 import { sampleDelivery } from '../../domain/webhooks/sample.js';
 import { overridesOf } from '../../domain/webhooks/override.js';
-import { renderObject } from '../../output/render.js';
+import { show } from '../../output/render.js';
 import { overridden } from './payload.js';
 
 export async function run(ctx: Context, opts: EventsSampleOptions): Promise<void> {
@@ -15,5 +15,5 @@ export async function run(ctx: Context, opts: EventsSampleOptions): Promise<void
   const sample = sampleDelivery(event);
   // Always JSON (the payload is the result): compact in a pipe, the very bytes sent.
   const { payload } = overrides.length > 0 ? overridden(sample.payload, overrides) : sample;
-  await renderObject(ctx.io, payload, { format: 'json', columns: [] });
+  await show(ctx.io, ctx.globals, { records: [payload], one: true });
 }

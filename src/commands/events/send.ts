@@ -19,7 +19,7 @@ import { masker, type Mask } from '../../mask.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { overridesOf } from '../../domain/webhooks/override.js';
 import { editPayload, overridden, parsedPayload } from './payload.js';
-import { renderJsonLine, renderText } from '../../output/render.js';
+import { printsData, renderJsonLine, renderText } from '../../output/render.js';
 
 /**
  * Printable start of a receiver's answer: one line, control characters removed, and the
@@ -92,7 +92,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
         details: ['the delivery may or may not have reached the receiver'],
       });
     }
-    if (ctx.globals.output === 'json') {
+    if (printsData(ctx.globals)) {
       await renderJsonLine(ctx.io, {
         status: null,
         ms: r.ms,
@@ -111,7 +111,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   const okStatus = r.status >= 200 && r.status < 300;
   const mask = masker([secret]);
   const statusText = sanitizeCell(mask(r.statusText)).trim();
-  if (ctx.globals.output === 'json') {
+  if (printsData(ctx.globals)) {
     await renderJsonLine(ctx.io, {
       status: r.status,
       ms: r.ms,

@@ -28,6 +28,10 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, meaning: string]
     'proxy settings for requests to the API and deliveries\nsent to a receiver (events send/replay, --forward-to);\nALL_PROXY when the scheme has none; loopback is never proxied',
   ],
   ['NODE_EXTRA_CA_CERTS', 'extra certificate authorities (PEM file) to trust'],
+  [
+    'CI',
+    'set (and not empty, 0 or false): never prompt, as --no-input;\nwebhooks add prints no generated secret into the log\nunless asked (--secret-out, --print-secret)',
+  ],
 ];
 
 /** Every exit code sched gives, with its meaning. */
@@ -35,7 +39,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
   [0, 'success (for sig verify: the signature is valid; a server stopped by Ctrl-C or SIGTERM)'],
   [
     1,
-    'failure: server error, network error, receiver error, sig verify found it invalid, or a confirmation was declined',
+    'failure: server error, network error, receiver error, sig verify found it invalid, a confirmation was declined, or stdout (or a file named by a flag) could not be written',
   ],
   [2, 'usage error or invalid input, found locally or answered 422 by the API'],
   [

@@ -24,7 +24,7 @@ import { ExitCode, NetworkError, OutputFailed, QuietExit, asSchedError } from '.
 import type { SingleUseLink } from '../../api/types.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
 import { AdaptiveLimiter, type LimiterStats } from '../../bulk/limiter.js';
-import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
+import { show, type Column } from '../../output/render.js';
 import { createProgress } from '../../output/progress.js';
 import { grouped, plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
@@ -62,24 +62,12 @@ const TABLE_COLUMNS: readonly Column<Minted>[] = [
  * given, `meeting_type_uuid`), so a script can tell them apart. A field the API already
  * returns under either name is kept as the API gave it.
  */
-async function* linksOf(
-  minted: AsyncIterable<Minted>,
-  withType: boolean,
-): AsyncGenerator<SingleUseLink> {
-  for await (const m of minted) {
-    if (!withType) {
-      yield m.link;
-      continue;
-    }
-    const o: Record<string, unknown> = { ...m.link };
-    if (!('meeting_type' in o)) o.meeting_type = m.type.ref;
-    if (!('meeting_type_uuid' in o)) o.meeting_type_uuid = m.type.uuid;
-    yield o as SingleUseLink;
-  }
-}
-
-async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
-  for await (const m of minted) yield m.link.url;
+function linkOf(m: Minted, withType: boolean): SingleUseLink {
+  if (!withType) return m.link;
+  const o: Record<string, unknown> = { ...m.link };
+  if (!('meeting_type' in o)) o.meeting_type = m.type.ref;
+  if (!('meeting_type_uuid' in o)) o.meeting_type_uuid = m.type.uuid;
+  return o as SingleUseLink;
 }
 
 /**
@@ -87,19 +75,16 @@ async function* urlsOf(minted: AsyncIterable<Minted>): AsyncGenerator<string> {
  * for (as given, with its link count), a blank line between groups. Each URL stays alone on its
  * line, whole, so it is still copied with a double-click.
  */
-async function* groupedUrlsOf(
-  minted: AsyncIterable<Minted>,
-  count: number,
-): AsyncGenerator<string> {
+function groupedUrls(count: number): (m: Minted) => string[] {
   let current: ResolvedMeetingType | undefined;
-  for await (const m of minted) {
-    if (m.type !== current) {
-      if (current) yield '';
-      current = m.type;
-      yield `${m.type.ref} (${plural(count, 'link')}):`;
-    }
-    yield m.link.url;
-  }
+  return (m) => {
+    const heading =
+      m.type === current
+        ? []
+        : [...(current ? [''] : []), `${m.type.ref} (${plural(count, 'link')}):`];
+    current = m.type;
+    return [...heading, m.link.url];
+  };
 }
 
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
@@ -188,32 +173,23 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
 
   const tracked = trackWrites(progress.wrap(io), work);
   const { io: out, source: minted } = tracked;
-  const explicitTable =
-    globals.output === 'table' && globals.outputGiven === true && !globals.quiet;
   try {
-    // The shape follows what was asked, not how many came back: one object only for one meeting
-    // type without --count; --count (even --count 1) or several types give an array.
-    if (globals.output === 'json' && types.length === 1 && opts.count === undefined) {
-      for await (const m of minted)
-        await renderObject(out, m.link, { format: 'json', columns: [] });
-    } else if (globals.output === 'json' || globals.output === 'ndjson') {
-      await renderList(out, linksOf(minted, types.length > 1), {
-        format: globals.output,
-        columns: [],
-      });
-    } else if (globals.output === 'csv') {
-      await renderList(out, minted, { format: 'csv', columns: COLUMNS });
-    } else if (explicitTable) {
-      await renderList(out, minted, { format: 'table', columns: TABLE_COLUMNS });
-    } else if (io.stdoutIsTTY && !globals.quiet && types.length > 1) {
-      // Several meeting types read on a terminal: which type each URL is for. Piped, -q and
-      // one type stay one bare URL per line.
-      await renderLines(out, groupedUrlsOf(minted, count));
-    } else {
-      // The default (`table` not asked for, on a terminal too: URLs are what people paste) and
-      // --quiet: one URL per line, ready to paste or to pipe.
-      await renderLines(out, urlsOf(minted));
-    }
+    // JSON's shape follows what was asked, not how many came back: one object only for one
+    // meeting type without --count; --count (even --count 1) or several types give an array.
+    // People get the URLs, one a line (what they paste) unless they ask for the table by
+    // name; several meeting types read on a terminal get a heading per type.
+    await show(out, globals, {
+      records: minted,
+      one: types.length === 1 && opts.count === undefined,
+      columns: COLUMNS,
+      humanColumns: TABLE_COLUMNS,
+      data: (m) => linkOf(m, types.length > 1),
+      lines:
+        io.stdoutIsTTY && !globals.quiet && types.length > 1
+          ? groupedUrls(count)
+          : (m) => m.link.url,
+      linesWhen: 'default',
+    });
   } catch (e) {
     if (e instanceof OutputFailed && tracked.count.failure) {
       outputFailed.abort();

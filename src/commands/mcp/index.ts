@@ -1,4 +1,4 @@
-import { command } from '../define.js';
+import { command, TEXT_ONLY } from '../define.js';
 import { mcpInput } from './inputs.js';
 
 export const mcp = command({
@@ -21,6 +21,6 @@ export const mcp = command({
     'sched mcp --profile staging   # the key and base URL of a profile, as for every command',
   ],
   exitCodes: [[0, 'the client closed the connection (stdin), or Ctrl-C / SIGTERM']],
-  formats: ['table'],
+  formats: TEXT_ONLY,
   load: () => import('./serve.js'),
 });

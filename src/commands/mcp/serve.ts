@@ -7,7 +7,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
-import { masker, proxyCredentials, type Mask } from '../../mask.js';
+import type { Mask } from '../../mask.js';
 import { Failure, messageOf, OutputFailed, whenAborted } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { levelOf, selectTools, type Level } from '../../mcp/selection.js';
@@ -40,15 +40,10 @@ function startNote(level: Level, only: ReadonlySet<string> | undefined): string 
 /** The server, not yet connected: the run connects it to stdio, the tests to memory. */
 export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSession> {
   const { io } = ctx;
-  const secrets = new Set<string>(proxyCredentials(ctx.env));
-  let mask = masker([...secrets]);
-  const addSecrets = (list: readonly (string | undefined)[]) => {
-    const before = secrets.size;
-    for (const s of list) if (s) secrets.add(s);
-    if (secrets.size === before) return;
-    mask = masker([...secrets]);
-    io.addSecrets([...secrets]);
-  };
+  // One list of secrets, the io's (proxy passwords, SCHED_WEBHOOK_SECRET, the key, what a tool
+  // reads): frames are masked with it as stdout and stderr are.
+  const addSecrets = (list: readonly (string | undefined)[]) => io.addSecrets(list);
+  const mask = (text: string) => io.mask(text);
   // A bad level or tool name stops here (exit 2), before anything starts.
   const level = levelOf(opts, ctx.env);
   const { access } = level;

@@ -35,8 +35,8 @@ export async function run(ctx: Context): Promise<void> {
       value: (r) => (r.keyCommand ? 'command' : r.hasKey ? 'yes' : 'no'),
     },
   ];
-  const { renderList } = await import('../../output/render.js');
-  await renderList(ctx.io, rows, { format: ctx.globals.output, columns });
+  const { show } = await import('../../output/render.js');
+  await show(ctx.io, ctx.globals, { records: rows, columns });
   if (rows.length === 0) {
     ctx.io.err(`No profiles yet (config: ${store.path}); run \`sched auth login\``);
   }

@@ -5,20 +5,14 @@
 import type { Context } from '../../context.js';
 import { actionPath, SANDBOX_ACTIONS, type ActionVerb } from '../../sandbox/actions.js';
 import type { SandboxActionOptions } from './inputs.js';
-import {
-  callControl,
-  checkIsoTime,
-  checkMeetingUuid,
-  printResult,
-  sandboxClient,
-} from './shared.js';
+import { callControl, checkIsoTime, checkUuid, printResult, sandboxClient } from './shared.js';
 
 /** The run of the meeting action `verb`. */
 export function runAction(verb: ActionVerb) {
   const row = SANDBOX_ACTIONS[verb];
   return {
     async run(ctx: Context, opts: SandboxActionOptions): Promise<void> {
-      const uuid = checkMeetingUuid(opts.meetingUuid);
+      const uuid = checkUuid(opts.meetingUuid, 'meeting');
       const body: Record<string, string> = {};
       if (opts.at !== undefined) body.at = checkIsoTime(opts.at);
       if (opts.reason !== undefined) body.reason = opts.reason;

@@ -5,9 +5,8 @@ import { parseEnvelope } from '../../api/paginate.js';
 import type { Meeting } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { renderLines, renderList, type Column } from '../../output/render.js';
+import { forPeople, show, type Column } from '../../output/render.js';
 import type { DeliveryRecord } from '../../sandbox/deliveries.js';
-import { quietOutput } from '../listing.js';
 import { sandboxClient } from './shared.js';
 
 /** The most pages of meetings read (100 each): past it the sandbox is not answering as one. */
@@ -78,14 +77,8 @@ async function print<T>(
   plural: string,
 ): Promise<void> {
   const { io, globals } = ctx;
-  const n = quietOutput(ctx)
-    ? await renderLines(io, {
-        pages: (async function* () {
-          yield items.map(quietValue);
-        })(),
-      })
-    : await renderList(io, items, { format: globals.output, columns });
-  if (n === 0 && globals.output === 'table' && !globals.quiet) io.err(`No ${plural} found.`);
+  const n = await show(io, globals, { records: items, columns, lines: quietValue });
+  if (n === 0 && forPeople(globals)) io.err(`No ${plural} found.`);
 }
 
 /** sched sandbox meetings */

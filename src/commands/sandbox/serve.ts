@@ -12,7 +12,7 @@ import { readUserFile } from '../../user-file.js';
 import { jsonErrorPlace } from '../../text/json-error.js';
 import { quote, quoteUrl, shellCommand } from '../../text/quote.js';
 import { sandboxExposure } from './exposure.js';
-import { renderJsonLine, renderLines, renderText } from '../../output/render.js';
+import { printsData, renderJsonLine, renderLines, renderText } from '../../output/render.js';
 
 function clock(): string {
   return new Date().toTimeString().slice(0, 8);
@@ -132,7 +132,7 @@ export async function run(ctx: Context, flags: SandboxServeOptions): Promise<voi
   for (const line of exposure) io.err(io.colorErr.yellow(line));
 
   const info = { baseUrl: sb.baseUrl, publicUrl: sb.publicUrl, apiKey: sb.apiKey };
-  if (ctx.globals.output === 'json') {
+  if (printsData(ctx.globals)) {
     await renderJsonLine(io, info);
   } else if (quiet) {
     await renderLines(io, [sb.baseUrl]);

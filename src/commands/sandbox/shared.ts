@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { ActionResult } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
-import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { show, type Column } from '../../output/render.js';
 import { writeAfterChange } from '../../output/unwritten.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { quote } from '../../text/quote.js';
@@ -112,10 +112,6 @@ export function checkUuid(value: string, what: keyof typeof UUID_HINTS): string 
     throw new UsageError(`${quote(value)} is not a ${what} UUID`, { hint: UUID_HINTS[what] });
   }
   return v.toLowerCase();
-}
-
-export function checkMeetingUuid(value: string): string {
-  return checkUuid(value, 'meeting');
 }
 
 /**
@@ -311,12 +307,15 @@ export async function printResult(
 ): Promise<void> {
   const { io, globals } = ctx;
   // The action is done: a stdout that fails says so ("Booked meeting <uuid>" -> "booked ...").
+  // JSON prints the meeting alone; the other formats the result; -q the meeting's UUID.
   await writeAfterChange(`${verb.charAt(0).toLowerCase()}${verb.slice(1)} in the sandbox`, () =>
-    globals.output === 'json'
-      ? renderObject(io, result.meeting, { format: 'json', columns: [] })
-      : globals.quiet
-        ? renderLines(io, [result.meeting.uuid])
-        : renderObject(io, result, { format: globals.output, columns: COLUMNS }),
+    show(io, globals, {
+      records: [result],
+      one: true,
+      columns: COLUMNS,
+      document: () => result.meeting,
+      lines: (r) => r.meeting.uuid,
+    }),
   );
   if (globals.quiet) return;
   const event = result.notified[0]?.event;

@@ -3,13 +3,11 @@
 import type { Context } from '../../context.js';
 import type { SigSignOptions } from './inputs.js';
 import { payloadSource, requireSecret, signPayloadSource } from '../../domain/webhooks/input.js';
-import { renderJsonLine, renderLines } from '../../output/render.js';
+import { renderEvent } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: SigSignOptions): Promise<void> {
   const src = await payloadSource(ctx, flags.payloadFile);
   const secret = await requireSecret(ctx, flags.secret, 'to sign');
   const { signature } = await signPayloadSource(ctx, src, secret);
-  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  if (json) await renderJsonLine(ctx.io, { signature });
-  else await renderLines(ctx.io, [signature]);
+  await renderEvent(ctx.io, ctx.globals, { signature }, [signature]);
 }

@@ -12,7 +12,7 @@ import {
   notDiagnosed,
   receivedMatches,
 } from '../../domain/webhooks/signature.js';
-import { renderJsonLine, renderLines } from '../../output/render.js';
+import { renderEvent } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> {
   const received = flags.signature;
@@ -25,16 +25,11 @@ export async function run(ctx: Context, flags: SigVerifyOptions): Promise<void> 
   const secret = await requireSecret(ctx, flags.secret, 'to verify');
   const signed = await signPayloadSource(ctx, src, secret);
   const valid = receivedMatches(signed.signature, received);
-  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   const reasons = valid ? [] : diagnoseSignature({ secret, received, payload: signed.body });
-  if (json) {
-    const reason = valid
-      ? null
-      : likelyCause(reasons, { kept: signed.body !== undefined, bytes: signed.bytes });
-    await renderJsonLine(ctx.io, { valid, reason });
-  } else {
-    await renderLines(ctx.io, [valid ? 'valid' : 'invalid']);
-  }
+  const reason = valid
+    ? null
+    : likelyCause(reasons, { kept: signed.body !== undefined, bytes: signed.bytes });
+  await renderEvent(ctx.io, ctx.globals, { valid, reason }, [valid ? 'valid' : 'invalid']);
   if (valid) return;
 
   const details = reasons.map(

@@ -2,13 +2,16 @@
 import type { Context } from '../../context.js';
 import type { TypesGetOptions } from './inputs.js';
 import { getMeetingType } from './meeting-types.js';
-import { quietOutput } from '../listing.js';
 import { COLUMNS } from './list.js';
 
 export async function run(ctx: Context, opts: TypesGetOptions): Promise<void> {
   const client = await ctx.api();
   const type = await getMeetingType(ctx, client, opts.meetingType);
-  const { renderLines, renderObject } = await import('../../output/render.js');
-  if (quietOutput(ctx)) await renderLines(ctx.io, [type.uuid]);
-  else await renderObject(ctx.io, type, { format: ctx.globals.output, columns: COLUMNS });
+  const { show } = await import('../../output/render.js');
+  await show(ctx.io, ctx.globals, {
+    records: [type],
+    one: true,
+    columns: COLUMNS,
+    lines: (t) => t.uuid,
+  });
 }

@@ -22,11 +22,10 @@ import { messageOf, OutputFailed, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { shellCommand } from '../../text/quote.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
-import { renderLines, renderObject, type Column } from '../../output/render.js';
+import { show } from '../../output/render.js';
 import { nonEmptySecret, readPayload } from '../../domain/webhooks/input.js';
 import { checkWebhookUrl, urlKey } from '../../domain/webhooks/url.js';
 import { sameEvents } from '../../domain/webhooks/sync/plan.js';
-import { quietOutput } from '../listing.js';
 import { defaultEvents, parseEventList } from '../../domain/webhooks/event-names.js';
 import { allWebhooks, WEBHOOK_COLUMNS } from './common.js';
 import { forcedTTY } from '../../io.js';
@@ -166,8 +165,12 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
       io.err(
         `A webhook for this URL with these events already exists (${match.uuid}); nothing was created.`,
       );
-      if (quietOutput(ctx)) await renderLines(io, [match.uuid]);
-      else await renderObject(io, match, { format: globals.output, columns: WEBHOOK_COLUMNS });
+      await show(io, globals, {
+        records: [match],
+        one: true,
+        columns: WEBHOOK_COLUMNS,
+        lines: (w) => w.uuid,
+      });
       return;
     }
     if (sameUrl.length > 0 && !globals.quiet) {
@@ -220,15 +223,15 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     }
   }
   try {
-    if (quietOutput(ctx)) {
-      // The one value that cannot be got again: the generated secret; else the new UUID.
-      await renderLines(io, [shownSecret ?? created.uuid]);
-    } else {
-      const columns: readonly Column<Webhook>[] = shownSecret
+    await show(io, globals, {
+      records: [created],
+      one: true,
+      columns: shownSecret
         ? [...WEBHOOK_COLUMNS, { key: 'secret', value: () => shownSecret, style: 'yellow' }]
-        : WEBHOOK_COLUMNS;
-      await renderObject(io, created, { format: globals.output, columns });
-    }
+        : WEBHOOK_COLUMNS,
+      // -q: the one value that cannot be got again, the generated secret; else the new UUID.
+      lines: (w) => shownSecret ?? w.uuid,
+    });
   } catch (e) {
     if (!(e instanceof OutputFailed)) throw e;
     // A generated secret that reached nobody: the webhook is useless (and never on stderr).

@@ -19,14 +19,14 @@ import type { WebhookApi } from '../../domain/webhooks/listen/register.js';
 import { forwardTargets } from '../../domain/webhooks/listen/targets.js';
 import * as show from '../../domain/webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
-import { renderText } from '../../output/render.js';
+import { printsData, renderText } from '../../output/render.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   const o = await settings(ctx, flags);
   const capture = flags.record !== undefined ? await CaptureFile.open(flags.record) : undefined;
   if (capture) ctx.defer(() => capture.close());
   const { io } = ctx;
-  const json = ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
+  const json = printsData(ctx.globals);
   // stdout that failed stops the listener (its webhook still deleted): a reader that left
   // (`| head -1`) is a server's normal end; a full disk is said after the clean-up, exit 1.
   let stdoutFailed: OutputFailed | undefined;

@@ -10,18 +10,12 @@ import type { Context } from '../../context.js';
 import type { WebhooksRmOptions } from './inputs.js';
 import type { SchedError } from '../../errors.js';
 import { Interrupted, NotFoundError, OutputFailed } from '../../errors.js';
-import {
-  changedThenOutputFailed,
-  trackWrites,
-  type TrackedWrites,
-  type WriteCount,
-} from '../../output/unwritten.js';
+import { changedThenOutputFailed, trackWrites, type WriteCount } from '../../output/unwritten.js';
 import { cannotAsk } from '../../text/no-prompt.js';
 import type { ApiClient } from '../../api/client.js';
 import { BoundedStop, runBounded } from '../../bulk/run-bounded.js';
-import { renderLines, renderList, renderObject, type Column } from '../../output/render.js';
+import { forPeople, show, type Column, type ListSource } from '../../output/render.js';
 import { urlKey } from '../../domain/webhooks/url.js';
-import { quietOutput } from '../listing.js';
 import { quote } from '../../text/quote.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
@@ -48,7 +42,7 @@ function chooseMode(
 }
 
 export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void> {
-  const { io, globals } = ctx;
+  const { io } = ctx;
   const mode = chooseMode(flags);
   const yes = flags.yes === true;
   if (mode.kind !== 'uuids' && !yes && !io.canPrompt()) {
@@ -74,7 +68,7 @@ export async function run(ctx: Context, flags: WebhooksRmOptions): Promise<void>
           ? 'There are no webhooks; nothing was deleted.'
           : `No webhook has the URL ${quote(mode.url)}; nothing was deleted.`,
       );
-      if (globals.output === 'json') await printDeleted(io, []);
+      await printDeleted(io, ctx.globals, []);
       return;
     }
     if (!yes) {
@@ -96,7 +90,7 @@ async function deleteAll(
   targets: Target[],
   explicit: boolean,
 ): Promise<void> {
-  const { io, globals } = ctx;
+  const { io } = ctx;
   const { deleteWebhook } = await import('../../api/endpoints.js');
   const outputFailed = new AbortController();
   const outcomes = runBounded<Outcome>(
@@ -133,7 +127,7 @@ async function deleteAll(
   const tracked = trackWrites(io, deletions());
   let stop: BoundedStop | undefined;
   try {
-    await printDeletions(ctx, tracked, deleted);
+    await printDeleted(tracked.io, ctx.globals, tracked.source);
   } catch (e) {
     if (e instanceof OutputFailed && tracked.count.failure) {
       outputFailed.abort();
@@ -149,7 +143,7 @@ async function deleteAll(
     io.err(`${webhooks(missing.length)} had already been deleted: ${missing.join(', ')}`);
   }
   if (stop) throw stoppedError(stop, deleted.length, ctx);
-  if (globals.output === 'table' && !quietOutput(ctx) && io.stderrIsTTY && deleted.length > 0) {
+  if (forPeople(ctx.globals) && io.stderrIsTTY && deleted.length > 0) {
     io.err(io.colorErr.green(`Deleted ${webhooks(deleted.length)}.`));
   }
   if (missing.length > 0 && explicit) {
@@ -161,33 +155,22 @@ async function deleteAll(
   }
 }
 
-/** The UUIDs deleted, as they are, in the output format. */
-async function printDeletions(
-  ctx: Context,
-  tracked: TrackedWrites<{ uuid: string }>,
-  deleted: string[],
+/**
+ * The deleted webhooks: their UUIDs for people, one record each, or one JSON object written
+ * whole once the work is over (or cut short).
+ */
+async function printDeleted(
+  io: Context['io'],
+  settings: Context['globals'],
+  deleted: ListSource<{ uuid: string }>,
 ): Promise<void> {
-  const { globals } = ctx;
-  const out = tracked.io;
-  if (globals.output === 'json') {
-    // A small object, written whole once the work is over (or cut short).
-    try {
-      for await (const _ of tracked.source) {
-        // collected in `deleted`
-      }
-    } finally {
-      await printDeleted(out, deleted);
-    }
-  } else if (globals.output === 'table' || quietOutput(ctx)) {
-    await renderLines(
-      out,
-      (async function* () {
-        for await (const d of tracked.source) yield d.uuid;
-      })(),
-    );
-  } else {
-    await renderList(out, tracked.source, { format: globals.output, columns: COLUMNS });
-  }
+  await show(io, settings, {
+    records: deleted,
+    columns: COLUMNS,
+    lines: (d) => d.uuid,
+    linesWhen: 'always',
+    document: (all) => ({ deleted: (all as Array<{ uuid: string }>).map((d) => d.uuid) }),
+  });
 }
 
 /** stdout failed while deleting: how many were deleted, how many listed, the others' UUIDs. */
@@ -200,10 +183,6 @@ function unlistedError(count: WriteCount<{ uuid: string }>, deleted: number): Ou
       lines: count.unwritten.map((d) => d.uuid),
     },
   );
-}
-
-async function printDeleted(io: Context['io'], deleted: string[]): Promise<void> {
-  await renderObject(io, { deleted }, { format: 'json', columns: [] });
 }
 
 function stoppedError(stop: BoundedStop, deleted: number, ctx: Context): SchedError {

@@ -39,13 +39,7 @@ import {
   type PlannedResult,
 } from '../../domain/webhooks/sync/report.js';
 import type { Plan, Step, SyncResult } from '../../domain/webhooks/sync/types.js';
-import {
-  redactedOutput,
-  renderLines,
-  renderList,
-  renderObject,
-  type Column,
-} from '../../output/render.js';
+import { show, type Column } from '../../output/render.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
 import { shellCommand } from '../../text/quote.js';
@@ -120,7 +114,7 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
 
   // 3. Dry run: the plan is the result.
   if (flags.dryRun) {
-    await printResult(ctx, redact, plan, plannedResult(plan), { incomplete: false });
+    await printResult(ctx, plan, plannedResult(plan), { incomplete: false });
     if (!quiet) say(io.colorErr.dim('dry run: nothing was changed'));
     return;
   }
@@ -138,12 +132,12 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
     });
     const result = resultFromDone(plan, done);
     await writeAfterChange(`the sync was applied (${summaryLine(countsOf(result), false)})`, () =>
-      printResult(ctx, redact, plan, result, { incomplete: false }),
+      printResult(ctx, plan, result, { incomplete: false }),
     );
   } catch (e) {
     if (!(e instanceof SyncStopped)) throw e;
     // What was done is said on stderr by the error below, whether or not stdout takes it.
-    await printResult(ctx, redact, plan, resultFromDone(plan, e.done), {
+    await printResult(ctx, plan, resultFromDone(plan, e.done), {
       incomplete: true,
     }).catch((x: unknown) => {
       if (!(x instanceof OutputFailed)) throw x;
@@ -271,38 +265,27 @@ const CSV_COLUMNS: readonly Column<ResultRecord>[] = [
 
 async function printResult(
   ctx: Context,
-  redact: (s: string) => string,
   plan: Plan,
   result: SyncResult | PlannedResult,
   opts: { incomplete: boolean },
 ): Promise<void> {
-  const out = redactedOutput(ctx.io, redact);
   const dryRun = 'dryRun' in result;
-  switch (ctx.globals.output) {
-    case 'json': {
-      const body = opts.incomplete ? { ...result, incomplete: true } : result;
-      await renderObject(out, body, { format: 'json', columns: [] });
-      return;
-    }
-    case 'ndjson': {
-      const lines = resultRecords(plan, result).map((r) => ({
-        action: r.action,
-        ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
-        ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
-        ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
-        ...(dryRun ? { dryRun: true } : {}),
-      }));
-      await renderList(out, lines, { format: 'ndjson', columns: [] });
-      return;
-    }
-    case 'csv':
-      await renderList(out, resultRecords(plan, result), { format: 'csv', columns: CSV_COLUMNS });
-      return;
-    case 'table':
-      if (opts.incomplete) return; // the error's details say what was done
-      await renderLines(out, [summaryLine(countsOf(result), dryRun)]);
-      return;
-  }
+  // JSON: the result whole; NDJSON a line per webhook; CSV a row; people one summary line
+  // (none when incomplete: the error's details say what was done). The file's secrets are
+  // masked in the data, as every secret the io knows.
+  await show(ctx.io, ctx.globals, {
+    records: resultRecords(plan, result),
+    columns: CSV_COLUMNS,
+    data: (r) => ({
+      action: r.action,
+      ...(r.action === 'deleted' ? { uuid: r.uuid } : {}),
+      ...(r.action === 'replaced' ? { old: r.old, new: r.webhook } : {}),
+      ...(r.action === 'created' || r.action === 'unchanged' ? { webhook: r.webhook } : {}),
+      ...(dryRun ? { dryRun: true } : {}),
+    }),
+    document: () => (opts.incomplete ? { ...result, incomplete: true } : result),
+    summary: () => (opts.incomplete ? undefined : summaryLine(countsOf(result), dryRun)),
+  });
 }
 
 /** The error a stopped run ends with: its cause, plus what was done and what was not. */
