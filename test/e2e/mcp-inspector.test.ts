@@ -125,7 +125,25 @@ describe.skipIf(unavailable(why && `${why} (.ci/run sets it; see this file's hea
       expect(rw.tools).toHaveLength(7);
       const del = rw.tools.find((t: { name: string }) => t.name === 'delete_webhook');
       expect(del.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      // Every tool as the Inspector got it declares the shape of its structured result.
+      for (const t of rw.tools as { name: string; outputSchema?: { type?: string } }[]) {
+        expect(t.outputSchema?.type, t.name).toBe('object');
+      }
+      const links = rw.tools.find((t: { name: string }) => t.name === 'create_single_use_link');
+      expect(Object.keys(links.outputSchema.properties)).toContain('links');
     }, 120_000);
+
+    it('serves only the tools of --tools, each with its output schema', async () => {
+      const r = await inspectOk(
+        ['--method', 'tools/list'],
+        ['--tools', 'list_meeting_types,create_single_use_link'],
+      );
+      expect(r.tools.map((t: { name: string }) => t.name)).toEqual([
+        'list_meeting_types',
+        'create_single_use_link',
+      ]);
+      expect(r.tools.every((t: { outputSchema?: object }) => t.outputSchema)).toBe(true);
+    }, 60_000);
 
     it('mints links for a meeting type named by its slug', async () => {
       const r = await inspectOk(

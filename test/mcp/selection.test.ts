@@ -99,7 +99,11 @@ describe('selectTools', () => {
     expect(fails(() => selectTools(['zzz'], level('write'))).message).toBe(
       '--tools: unknown tool "zzz"',
     );
-    expect(fails(() => selectTools([], level('write'))).message).toBe('--tools names no tool');
+    expect(fails(() => selectTools([], level('write')))).toEqual({
+      code: ExitCode.usage,
+      message: '--tools names no tool',
+      hint: 'give a comma-separated list of tools: list_meeting_types, create_single_use_link, list_webhooks, create_webhook, delete_webhook, verify_webhook_signature, sample_event',
+    });
   });
 });
 
