@@ -95,6 +95,13 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
     });
     afterAll(() => sb?.close());
 
+    /** A loopback base URL: the sandbox's documented key is offered first; `n` declines it. */
+    async function declineSandboxKey(t: Terminal) {
+      await t.waitForScreen(/Use the sandbox's documented key/);
+      await t.type('n');
+      await t.sendKeys('Enter');
+    }
+
     it('offers the services, takes a custom URL and a masked key, and stores the profile', async () => {
       const configDir = join(dir, 'login-config');
       term = await startSched(['auth', 'login', '--profile', 'local'], {
@@ -110,6 +117,7 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
       await term.waitForScreen(/Base URL of the API/);
       await term.type(sb.baseUrl);
       await term.sendKeys('Enter');
+      await declineSandboxKey(term);
       await term.waitForScreen(/API key for http:\/\/127\.0\.0\.1/);
       await term.type(sb.apiKey);
       await term.waitForScreen(new RegExp(`\\*{${sb.apiKey.length}}`));
@@ -153,6 +161,7 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
         env: { SCHED_CONFIG_DIR: configDir },
       });
       await customUrl(term, sb.baseUrl);
+      await declineSandboxKey(term);
       const prompt = new RegExp(`API key for ${sb.baseUrl.replace(/[./]/g, '\\$&')}`);
       await term.waitForScreen(prompt);
       await term.type('not-the-key');
@@ -191,6 +200,7 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
       expect(offer).toContain(`${sb.publicUrl} is not the API, but ${sb.baseUrl} answers like it.`);
       expect(offer).not.toMatch(/API key for/);
       await term.sendKeys('Enter');
+      await declineSandboxKey(term);
       await term.waitForScreen(new RegExp(`API key for ${sb.baseUrl.replace(/[./]/g, '\\$&')}`));
       await term.type(sb.apiKey);
       await term.sendKeys('Enter');
@@ -206,6 +216,7 @@ describe.skipIf(noTmux())(tmuxTitle('interactive prompts in a real terminal'), (
       term = await startSched(['auth', 'login', '--base-url', sb.baseUrl], {
         env: { SCHED_CONFIG_DIR: configDir },
       });
+      await declineSandboxKey(term);
       for (let i = 1; i <= 3; i++) {
         await shownTimes(term, /API key for/, i);
         await term.type('not-the-key');

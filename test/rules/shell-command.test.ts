@@ -62,8 +62,15 @@ const ROWS: Row[] = [
   [
     'listen: the stop summary',
     async (v) => ({
-      line: replayAllHint(v, [v, 'u2']).replace('<url>', 'U'),
+      line: replayAllHint(v, [v, 'u2'], ['http://a/', 'http://b/']).replace('<url>', 'U'),
       words: [['sched', 'events', 'replay', v, '--uuid', v, '--uuid', 'u2', '--to', 'U']],
+    }),
+  ],
+  [
+    'listen: the stop summary, every delivery for one app',
+    async (v) => ({
+      line: replayAllHint(v, ['u1'], [`http://h/${v}`]),
+      words: [['sched', 'events', 'replay', v, '--uuid', 'u1', '--to', `http://h/${v}`]],
     }),
   ],
   [

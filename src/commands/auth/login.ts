@@ -19,6 +19,8 @@ import { joinClauses } from '../../text/clauses.js';
 import { checkProfileName, KNOWN_BASE_URLS, maskKey, type Profile } from '../../config/profiles.js';
 import type { Choice } from '../../prompt.js';
 import { cannotAsk } from '../../text/no-prompt.js';
+import { DEFAULT_SANDBOX_API_KEY } from '../../defaults.js';
+import { isLoopback } from '../../api/url.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -181,12 +183,31 @@ async function keyFromCommand(ctx: Context, line: string, baseUrl: string): Prom
   return key;
 }
 
+/** The question that offers the local sandbox's documented key (DEFAULT_SANDBOX_API_KEY). */
+export const SANDBOX_KEY_QUESTION =
+  "Use the sandbox's documented key (that of `sched sandbox` without --api-key)?";
+
 /** The masked prompt: a rejected key is asked for again (the service chosen is kept). */
 async function askKey(ctx: Context, baseUrl: string): Promise<string> {
   const prompter = await ctx.prompter();
+  // A local sandbox (a loopback base URL) has no Integrations page: its documented key is
+  // offered first.
+  const sandbox = isLoopback(new URL(baseUrl).hostname);
+  if (sandbox && (await prompter.confirm(SANDBOX_KEY_QUESTION, { default: true }))) {
+    try {
+      await checkKey(ctx, baseUrl, DEFAULT_SANDBOX_API_KEY);
+      return DEFAULT_SANDBOX_API_KEY;
+    } catch (e) {
+      if (!(e instanceof AuthError)) throw e;
+      ctx.io.err(
+        `${ctx.io.colorErr.red('✗')} the sandbox at ${baseUrl} rejected its documented key: it was started with --api-key; enter that key.`,
+      );
+    }
+  }
+  const from = sandbox ? 'the key `sched sandbox` printed' : 'from the Integrations page';
   for (let attempt = 1; ; attempt++) {
     const key = (
-      await prompter.password(`API key for ${baseUrl} (from the Integrations page)`, {
+      await prompter.password(`API key for ${baseUrl} (${from})`, {
         validate: (v) => (v.trim() ? true : 'the key cannot be empty'),
       })
     ).trim();

@@ -85,18 +85,12 @@ export interface ListedWebhook {
   webhook?: Webhook;
 }
 
-/** Cuts the middle out of a long URL (`https://host/a…/end`), so both ends stay readable. */
-function middleCut(s: string, width: number): string {
-  if (s.length <= width) return s;
-  const keep = Math.max(0, width - 1);
-  return `${s.slice(0, Math.ceil(keep / 2))}…${s.slice(s.length - Math.floor(keep / 2))}`;
-}
-
 /**
  * The lines a question about deleting webhooks shows (`webhooks rm --all|--url`, a sync that
- * deletes every webhook): one line per webhook that fits `columns`, so a long list stays one
- * webhook a line. The UUID is whole (it identifies); a URL too long for the room left is cut in
- * its middle; the events go when even a cut URL would not fit beside them.
+ * deletes every webhook), within `columns`: one line per webhook whose URL fits beside its UUID
+ * (and its events, when they fit too). The UUID is whole (it identifies), and so is the URL:
+ * never cut or broken, so it can be copied (the README's promise). A URL too long for the room
+ * beside the UUID goes whole on the next line, under it, the events beside the UUID.
  */
 export function webhookLines(targets: readonly ListedWebhook[], columns: number): string[] {
   const rows = targets.map((t) => ({
@@ -104,17 +98,17 @@ export function webhookLines(targets: readonly ListedWebhook[], columns: number)
     url: t.webhook ? sanitizeCell(String(t.webhook.url)) : '',
     events: t.webhook ? sanitizeCell(shortEvents(t.webhook.events).join(', ')) : '',
   }));
-  const longest = (k: 'uuid' | 'url' | 'events') =>
-    rows.reduce((w, r) => Math.max(w, r[k].length), 0);
+  const longest = (k: 'uuid' | 'url' | 'events', of = rows) =>
+    of.reduce((w, r) => Math.max(w, r[k].length), 0);
   const fixed = 2 + longest('uuid') + 2;
-  const MIN_URL = 24;
-  let eventsWidth = longest('events');
-  if (columns - fixed - (eventsWidth + 2) < MIN_URL) eventsWidth = 0;
-  const room = Math.max(MIN_URL, columns - fixed - (eventsWidth > 0 ? eventsWidth + 2 : 0));
-  const urlWidth = Math.min(longest('url'), room);
-  return rows.map((r) =>
-    `  ${r.uuid}  ${middleCut(r.url, urlWidth).padEnd(urlWidth)}  ${eventsWidth > 0 ? r.events : ''}`.trimEnd(),
-  );
+  const fits = (r: { url: string }) => fixed + r.url.length <= columns;
+  const inline = rows.filter(fits);
+  const urlWidth = longest('url', inline);
+  const withEvents = fixed + urlWidth + 2 + longest('events') <= columns;
+  return rows.flatMap((r) => {
+    if (!fits(r)) return [`  ${r.uuid}  ${r.events}`.trimEnd(), `    ${r.url}`];
+    return [`  ${r.uuid}  ${r.url.padEnd(urlWidth)}  ${withEvents ? r.events : ''}`.trimEnd()];
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { runSched, spawnSched } from '../../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { f, refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import type { Choice, Prompter } from '../../../src/prompt.js';
+import { SANDBOX_KEY_QUESTION } from '../../../src/commands/auth/login.js';
 import { runsElsewhere } from '../../helpers/skip.js';
 
 let sb: TestSandbox;
@@ -39,7 +40,12 @@ afterEach(() => {
 });
 
 /** A scripted Prompter: answers select with the choice whose name matches, records prompts. */
-function fakePrompter(answers: { select?: RegExp; input?: string; password?: string }) {
+function fakePrompter(answers: {
+  select?: RegExp;
+  input?: string;
+  password?: string;
+  confirm?: boolean;
+}) {
   const asked: string[] = [];
   const p: Prompter = {
     async select<T>(message: string, choices: Choice<T>[]) {
@@ -62,8 +68,10 @@ function fakePrompter(answers: { select?: RegExp; input?: string; password?: str
       asked.push(`password: ${message}`);
       return answers.password!;
     },
-    async confirm() {
-      throw new Error('unexpected confirm');
+    async confirm(message) {
+      if (answers.confirm === undefined) throw new Error('unexpected confirm');
+      asked.push(`confirm: ${message}`);
+      return answers.confirm;
     },
   };
   return { prompter: p, asked };
@@ -182,6 +190,7 @@ describe('sched auth login', () => {
       select: /^Custom URL/,
       input: sb.baseUrl,
       password: sb.apiKey,
+      confirm: false,
     });
     const r = await runSched(['auth', 'login'], { env: env(), tty: true, prompter });
     expect(r.code).toBe(0);
@@ -190,12 +199,13 @@ describe('sched auth login', () => {
     expect(asked[0]).toContain('http://127.0.0.1:4010/api');
     expect(asked[0]).toContain('Custom URL');
     expect(asked[1]).toMatch(/^input: Base URL/);
-    expect(asked[2]).toMatch(/^password: API key/);
+    expect(asked[2]).toMatch(/^confirm: Use the sandbox's documented key/);
+    expect(asked[3]).toMatch(/^password: API key/);
     expect(readConfig().profiles.default).toEqual({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
   });
 
   it('on a terminal: the current base URL is offered first; --base-url skips the question', async () => {
-    const one = fakePrompter({ select: /\(current\)/, password: sb.apiKey });
+    const one = fakePrompter({ select: /\(current\)/, password: sb.apiKey, confirm: false });
     let r = await runSched(['auth', 'login'], {
       env: env({ SCHED_BASE_URL: sb.baseUrl }),
       tty: true,
@@ -205,14 +215,47 @@ describe('sched auth login', () => {
     expect(one.asked[0]).toMatch(
       new RegExp(`\\[${sb.baseUrl.replace(/[./]/g, '\\$&')}  \\(current\\)`),
     );
-    const two = fakePrompter({ password: sb.apiKey });
+    const two = fakePrompter({ password: sb.apiKey, confirm: false });
     r = await runSched(['auth', 'login', '--base-url', sb.baseUrl], {
       env: env(),
       tty: true,
       prompter: two.prompter,
     });
     expect(r.code).toBe(0);
-    expect(two.asked).toEqual([`password: API key for ${sb.baseUrl} (from the Integrations page)`]);
+    expect(two.asked).toEqual([
+      `confirm: ${SANDBOX_KEY_QUESTION}`,
+      `password: API key for ${sb.baseUrl} (the key \`sched sandbox\` printed)`,
+    ]);
+  });
+
+  it('a local sandbox: its documented key is offered, not the Integrations page', async () => {
+    const yes = fakePrompter({ confirm: true });
+    let r = await runSched(['auth', 'login', '--base-url', sb.baseUrl], {
+      env: env(),
+      tty: true,
+      prompter: yes.prompter,
+    });
+    expect(r.code).toBe(0);
+    expect(yes.asked).toEqual([`confirm: ${SANDBOX_KEY_QUESTION}`]);
+    expect(readConfig().profiles.default).toEqual({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
+    // A sandbox started with --api-key rejects it: said, then its key is asked for.
+    const other = await startTestSandbox({ apiKey: 'sandbox_own_key_1' });
+    try {
+      const again = fakePrompter({ confirm: true, password: 'sandbox_own_key_1' });
+      r = await runSched(['auth', 'login', '--base-url', other.baseUrl], {
+        env: env(),
+        tty: true,
+        prompter: again.prompter,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('rejected its documented key');
+      expect(again.asked[1]).toMatch(
+        /^password: API key for .* \(the key `sched sandbox` printed\)$/,
+      );
+      expect(readConfig().profiles.default!.apiKey).toBe('sandbox_own_key_1');
+    } finally {
+      await other.close();
+    }
   });
 
   it('two logins at once (two processes) leave a valid config holding both profiles', async () => {

@@ -217,7 +217,7 @@ describe('webhooks listen --record', () => {
       `  not delivered to the app; once fixed: sched events replay ${file} --uuid lost-1 --to ${app.url}\n`,
     );
     expect(l.io.stderrText()).toContain(
-      `1 delivery was not delivered to the app; replay with \`sched events replay ${file} --uuid lost-1 --to <url>\`\n`,
+      `1 delivery was not delivered to the app; replay with \`sched events replay ${file} --uuid lost-1 --to ${app.url}\`\n`,
     );
     expect((await readFile(file, 'utf8')).match(/"uuid":"lost-1"/g)).toHaveLength(1);
   });

@@ -97,6 +97,8 @@ export interface ListenerSummary {
   skipped: number;
   /** Deliveries no forward took (their uuids). */
   unforwarded: string[];
+  /** The URLs those deliveries were to reach (the first target of each), once each. */
+  unforwardedTo: string[];
   registration: ListenerWebhook;
 }
 
@@ -127,6 +129,7 @@ export class Listener {
   private counted = 0;
   private skipped = 0;
   private readonly unforwarded: string[] = [];
+  private readonly unforwardedTo = new Set<string>();
   private warnedUnchecked = false;
   private captureSaid = false;
   private readonly unlink = addAbortListener(this.hard.signal, () => this.end.abort('stopped'));
@@ -223,6 +226,7 @@ export class Listener {
       counted: this.counted,
       skipped: this.skipped,
       unforwarded: this.unforwarded,
+      unforwardedTo: [...this.unforwardedTo],
       registration: this.registration,
     };
   }
@@ -347,6 +351,7 @@ export class Listener {
     await this.hooks.event({ kind: 'forwarded', ...h, reports });
     if (!reports.some(forwardOk) && !this.hard.signal.aborted) {
       this.unforwarded.push(record.uuid ?? '');
+      this.unforwardedTo.add(targets[0]!.url.toString());
       this.hooks.note(this.unforwardedNote(record, targets[0]!));
     }
     // Every target's report, in the order given (`forward` keeps the first, as before).

@@ -151,7 +151,7 @@ export function stopLines(
   const lost = s.unforwarded.length;
   if (lost > 0) {
     lines.push(
-      `${lost} ${lost === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${o.capture ? `; replay with \`${replayAllHint(o.capture, s.unforwarded)}\`` : ''}`,
+      `${lost} ${lost === 1 ? 'delivery was' : 'deliveries were'} not delivered to the app${o.capture ? `; replay with \`${replayAllHint(o.capture, s.unforwarded, s.unforwardedTo)}\`` : ''}`,
     );
   }
   const outcome = s.registration.outcome;
