@@ -76,13 +76,14 @@ function linkOf(m: Minted, withType: boolean): SingleUseLink {
  * line, whole, so it is still copied with a double-click.
  */
 function groupedUrls(count: number): (m: Minted) => string[] {
-  let current: ResolvedMeetingType | undefined;
+  // Compared by UUID: the renderer hands over masked copies, never the same object twice.
+  let current: string | undefined;
   return (m) => {
     const heading =
-      m.type === current
+      m.type.uuid === current
         ? []
-        : [...(current ? [''] : []), `${m.type.ref} (${plural(count, 'link')}):`];
-    current = m.type;
+        : [...(current !== undefined ? [''] : []), `${m.type.ref} (${plural(count, 'link')}):`];
+    current = m.type.uuid;
     return [...heading, m.link.url];
   };
 }
