@@ -20,6 +20,7 @@
 // (`| head -1`); that error is never caught here.
 import { jsonText } from './json-value.js';
 import { maskValue } from '../mask.js';
+import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { FORMAT_ROWS, type OutputFormat } from './formats.js';
 import { csvRecord, type CsvCell } from './csv.js';
@@ -105,8 +106,15 @@ export const humanFormat = (s: OutputSettings): boolean => rowOf(s).human;
 export const forPeople = (s: OutputSettings): boolean => rowOf(s).human && !s.quiet;
 /** The format prints the data itself (JSON values), not text or columns. */
 export const printsData = (s: OutputSettings): boolean => rowOf(s).data;
-/** The format writes one record per line as it arrives (one item per line needs items). */
-export const recordPerLine = (s: OutputSettings): boolean => rowOf(s).data && rowOf(s).streams;
+/**
+ * Output that has no records (an answer printed as received) cannot be written in a format of
+ * one record per line: refused, naming the format, before anything is sent.
+ */
+export function refuseRecordPerLine(s: OutputSettings, need: string, hint: string): void {
+  if (rowOf(s).data && rowOf(s).streams) {
+    throw new UsageError(`-o ${s.output} prints one item per line: it needs ${need}`, { hint });
+  }
+}
 
 function linesFor<T>(s: OutputSettings, shown: Shown<T>): Shown<T>['lines'] {
   if (!shown.lines) return undefined;

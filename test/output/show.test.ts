@@ -14,7 +14,7 @@ import {
   forPeople,
   humanFormat,
   printsData,
-  recordPerLine,
+  refuseRecordPerLine,
   renderEvent,
   show,
   type Column,
@@ -70,7 +70,10 @@ describe('the format table', () => {
       const row = FORMAT_ROWS[output];
       expect(humanFormat({ output })).toBe(row.human);
       expect(printsData({ output })).toBe(row.data);
-      expect(recordPerLine({ output })).toBe(row.data && row.streams);
+      const refuse = () => refuseRecordPerLine({ output }, '--paginate', 'hint');
+      if (row.data && row.streams) {
+        expect(refuse).toThrow(`-o ${output} prints one item per line: it needs --paginate`);
+      } else expect(refuse).not.toThrow();
       expect(forPeople({ output, quiet: true })).toBe(false);
       expect(forPeople({ output })).toBe(row.human);
     }

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import type { ApiOptions } from './inputs.js';
 import type { ApiClient, ApiRequest, RawResponse } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { recordPerLine, renderReceived, show } from '../../output/render.js';
+import { refuseRecordPerLine, renderReceived, show } from '../../output/render.js';
 import { writeAfterChange } from '../../output/unwritten.js';
 import { readAtMost } from '../../read-bytes.js';
 import { fileLabel, readUserFile, streamSource, untilAborted } from '../../user-file.js';
@@ -23,11 +23,13 @@ export async function run(ctx: Context, o: ApiOptions): Promise<void> {
     throw new UsageError('give the body either as fields (-f, -F) or with --input, not both');
   }
   const method = apiMethod(o.method, fields !== undefined || o.input !== undefined);
-  if (recordPerLine(ctx.globals) && !o.paginate) {
-    // One item per line needs items, which only --paginate has.
-    throw new UsageError(`-o ${ctx.globals.output} prints one item per line: it needs --paginate`, {
-      hint: 'without --paginate the body is printed as received (-o json)',
-    });
+  // One item per line needs items, which only --paginate has.
+  if (!o.paginate) {
+    refuseRecordPerLine(
+      ctx.globals,
+      '--paginate',
+      'without --paginate the body is printed as received (-o json)',
+    );
   }
   if (o.paginate && method !== 'GET') {
     throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
