@@ -33,6 +33,10 @@ export default {
     'src/mcp/tools.ts',
     'src/mcp/selection.ts',
     'src/domain/webhooks/listen/listener.ts',
+    'src/domain/webhooks/secret.ts',
+    'src/domain/webhooks/events.ts',
+    'src/sandbox/actions.ts',
+    'src/output/render.ts',
   ],
   // Not copied into Stryker's sandbox: build output (rebuilt by other test runs meanwhile),
   // coverage data and reports.
