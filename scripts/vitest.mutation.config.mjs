@@ -37,6 +37,8 @@ export default {
       'test/domain/webhooks/{secret-policy,env-secret-wording,meeting}.test.ts',
       'test/sandbox/{actions,bookings,library,router}.test.ts',
       'test/rules/binding-names.test.ts',
+      'test/docs/reference.test.ts',
+      'test/commands/events/sample.test.ts',
       'test/output/{show,masked-formats,render,render-received,table-fit}.test.ts',
     ],
     globalSetup: [],

@@ -159,7 +159,8 @@ export function secretGoes(choice: SecretChoice, out: SecretOut): SecretGoes {
       ? { stdout: false, unused: named }
       : { stdout: false };
   }
-  if (named) return { file: out.file, stdout: out.print === true || out.file === undefined };
+  // `named` without a file is --print-secret: printing is asked for whenever it was given.
+  if (named) return { file: out.file, stdout: out.print === true };
   if (out.needs === 'nobody' || out.needs === 'app') return { stdout: out.needs === 'app' };
   if (inCI(out.env) && !out.terminal) {
     throw new UsageError(

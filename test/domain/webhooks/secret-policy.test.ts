@@ -223,3 +223,41 @@ describe('the secret policy, over every caller', () => {
     }
   });
 });
+
+describe('a secret the user typed at the prompt (webhooks add)', () => {
+  // The prompt comes after the flags are read: what the user typed is theirs, like a secret
+  // from the variable, so --secret-out/--print-secret are not refused for it.
+  it.each([
+    ['a typed secret, --secret-out f', { kind: 'given', secret: 't', from: 'prompt' }, 'f'],
+    ['unsigned chosen at the prompt, --secret-out f', { kind: 'none', from: 'prompt' }, 'f'],
+  ] as const)('%s: nothing refused, nothing printed', (_name, choice, file) => {
+    expect(secretGoes(choice, { ...TERMINAL, file })).toEqual({ stdout: false });
+  });
+});
+
+describe('each refusal says what to do', () => {
+  function hintOf(f: () => unknown): string | undefined {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      return (e as UsageError).hint;
+    }
+    throw new Error('not refused');
+  }
+
+  it('a destination flag with a secret the user gave', () => {
+    expect(
+      hintOf(() =>
+        secretGoes({ kind: 'given', secret: 's', from: 'flag' }, { ...TERMINAL, file: 'f' }),
+      ),
+    ).toBe('drop --secret-out, or drop the secret option to have one generated');
+  });
+
+  it('a generated secret bound for a CI log', () => {
+    expect(hintOf(() => secretGoes({ kind: 'generate' }, CI_LOG))).toBe(
+      'say where it goes: --secret-out <file> (written 0600), or --print-secret; ' +
+        'or give your own with SCHED_WEBHOOK_SECRET or --secret-stdin',
+    );
+  });
+});
