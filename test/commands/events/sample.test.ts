@@ -72,6 +72,8 @@ describe('sched events sample', () => {
     expect(m.pretty_canceled_at).toBe('Thursday, March 12, 2026 10:15');
     expect(m.pretty_canceled_at_in_invitee_timezone).toBe('Thursday, March 12, 2026 at 5:15 AM');
     expect(m.cancellation).toMatchObject({ canceled_by: 'invitee', created_at: m.canceled_at });
+    // A receiver that shows the reason is tested with a real one, never an empty string.
+    expect(m.cancellation?.reason).toBe('Something came up, sorry!');
     expect(m.state).not.toBe('new');
     expect(m.rescheduling).toBeNull();
   });
@@ -83,7 +85,10 @@ describe('sched events sample', () => {
     expect(m.uuid).toBe(scheduled.uuid);
     expect(m.scheduled_at).not.toBe(scheduled.scheduled_at);
     expect(m.pretty_scheduled_at).toBe('Thursday, March 19, 2026 17:00');
-    expect(m.rescheduling).toMatchObject({ previous_scheduled_at: scheduled.scheduled_at });
+    expect(m.rescheduling).toMatchObject({
+      previous_scheduled_at: scheduled.scheduled_at,
+      reason: 'Could we do Thursday instead?',
+    });
     expect(m.canceled_at).toBeNull();
   });
 
