@@ -8,6 +8,7 @@ import {
   SANDBOX_ACTIONS,
   type ActionVerb,
 } from '../../src/sandbox/actions.js';
+import { CONSOLE_JS } from '../../src/sandbox/console-page.js';
 
 describe('the sandbox actions table', () => {
   it('spells a verb of two words with a dash for the CLI and the route', () => {
@@ -42,5 +43,26 @@ describe('the sandbox actions table', () => {
       reason: undefined,
       rescheduled_by: 'host',
     });
+  });
+});
+
+describe("the console's action buttons", () => {
+  /** The actions the console's script is given: its buttons, in order, and what each says done. */
+  function consoleActions(): Array<{ button: { label: string; danger?: boolean }; done: string }> {
+    const json = /^ {2}var ACTIONS = (.*);$/m.exec(CONSOLE_JS)?.[1];
+    expect(json, 'the console script lists its actions').toBeDefined();
+    return JSON.parse(json!) as never;
+  }
+
+  it('labels each button, the dangerous one (Cancel) last and marked', () => {
+    expect(consoleActions().map((a) => [a.button.label, a.button.danger === true])).toEqual([
+      ['Book', false],
+      ['Reschedule', false],
+      ['Cancel', true],
+    ]);
+  });
+
+  it('says what was done in the past tense, as `sched sandbox` does ("Cancelled meeting …")', () => {
+    expect(consoleActions().map((a) => a.done)).toEqual(['Booked', 'Rescheduled', 'Cancelled']);
   });
 });

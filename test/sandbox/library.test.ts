@@ -109,14 +109,18 @@ describe('startSandbox (the sched/sandbox library)', () => {
       ['meetingRescheduled', 'delivered'],
     ]);
 
+    // Who moved it, as the library was told: the delivered meeting says so.
+    const byHost = await sb.reschedule(booked.meeting.uuid, '2031-01-15T16:00:00Z', { by: 'host' });
+    expect(byHost.meeting.rescheduling).toMatchObject({ rescheduled_by: 'host' });
+
     const cancelled = await sb.cancel(booked.meeting.uuid, { reason: 'test' });
     expect(cancelled.meeting.canceled_at).not.toBeNull();
     expect(cancelled.deliveries.map((x) => [x.event, x.status])).toEqual([
       ['meetingCancelled', 'delivered'],
     ]);
-    expect(rx.received).toHaveLength(3);
+    expect(rx.received).toHaveLength(4);
     for (const r of rx.received) expect(r.headers['webhook-signature']).toBe(signatureOf(r.body));
-    const cancelBody = JSON.parse(rx.received[2]!.body.toString('utf8')) as {
+    const cancelBody = JSON.parse(rx.received[3]!.body.toString('utf8')) as {
       event: string;
       data: { cancellation: { reason: string; canceled_by: string } };
     };
@@ -139,10 +143,12 @@ describe('startSandbox (the sched/sandbox library)', () => {
     expect(missing.code).toBe('meeting_not_found');
 
     await sb.cancel(meeting.uuid);
-    expect((await refusal(sb.cancel(meeting.uuid))).code).toBe('meeting_cancelled');
-    expect((await refusal(sb.reschedule(meeting.uuid, '2031-01-15T15:00:00Z'))).code).toBe(
-      'meeting_cancelled',
-    );
+    const again = await refusal(sb.cancel(meeting.uuid));
+    expect(again.code).toBe('meeting_cancelled');
+    expect(again.message).toContain('The meeting is already cancelled.');
+    const moved = await refusal(sb.reschedule(meeting.uuid, '2031-01-15T15:00:00Z'));
+    expect(moved.code).toBe('meeting_cancelled');
+    expect(moved.message).toContain('A cancelled meeting cannot be rescheduled.');
   });
 
   it('reports invalid input with its fields, and books nothing', async () => {
