@@ -23,15 +23,10 @@ import {
   meetingTypes,
   webhooks,
 } from '../api/endpoints.js';
-import {
-  MAX_HELD_ITEMS,
-  type Page,
-  type Paginated,
-  type PaginateOptions,
-} from '../api/paginate.js';
+import type { Page, Paginated, PaginateOptions } from '../api/paginate.js';
 import { EVENT_NAMES, type MeetingType, type Webhook } from '../api/types.js';
 import { isUuid } from '../api/uuid.js';
-import { adaptivePageLimiter } from '../bulk/page-walk.js';
+import { heldWalk } from '../bulk/page-walk.js';
 import { mcpRestartHint, type Invocation } from '../text/hints.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
@@ -621,12 +616,7 @@ async function everyPage<T>(
 ): Promise<Listing<T>> {
   const items: T[] = [];
   let total = 0;
-  for await (const t of walk({
-    all: true,
-    signal,
-    limiter: adaptivePageLimiter,
-    maxItems: MAX_HELD_ITEMS,
-  })) {
+  for await (const t of walk(heldWalk(signal))) {
     if (!keep(t)) continue;
     total += 1;
     if (items.length < MAX_ITEMS) items.push(t);
