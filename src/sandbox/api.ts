@@ -251,35 +251,30 @@ export const apiRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/users/me/meeting-types',
-    auth: true,
     body: 'none',
     handle: (core, r) => ({ status: 200, json: listMeetingTypes(core, r.url.searchParams) }),
   },
   {
     method: 'POST',
     path: '/api/single-use-link',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 200, json: createSingleUseLink(core, r.body) }),
   },
   {
     method: 'POST',
     path: '/api/webhooks',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: createWebhook(core, r.body) }),
   },
   {
     method: 'GET',
     path: '/api/webhooks',
-    auth: true,
     body: 'none',
     handle: (core, r) => ({ status: 200, json: listWebhooks(core, r.url.searchParams) }),
   },
   {
     method: 'DELETE',
     path: '/api/webhooks/:id',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       deleteWebhook(core, r.params.id!);

@@ -141,14 +141,12 @@ export const consoleControlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/snapshot',
-    auth: true,
     body: 'none',
     handle: (core) => ({ status: 200, json: snapshot(core) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/events',
-    auth: true,
     body: 'none',
     handle: (core) => ({ status: 200, stream: eventStream(core) }),
   },
@@ -156,7 +154,6 @@ export const consoleControlRoutes: Route[] = [
     // Minting from the console: what POST /api/single-use-link does, never faulted.
     method: 'POST',
     path: '/api/_sandbox/links',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: createSingleUseLink(core, r.body) }),
   },
@@ -167,7 +164,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/',
-    auth: false,
     body: 'none',
     handle: (core) => ({
       status: 200,
@@ -178,7 +174,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.js',
-    auth: false,
     body: 'none',
     handle: () => ({
       status: 200,
@@ -189,7 +184,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.css',
-    auth: false,
     body: 'none',
     handle: () => ({ status: 200, text: CONSOLE_CSS, contentType: 'text/css; charset=utf-8' }),
   },

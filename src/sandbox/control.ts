@@ -81,7 +81,6 @@ function linkTarget(body: Record<string, unknown>): string {
 const actionRoutes: Route[] = ACTION_VERBS.map((verb) => ({
   method: 'POST',
   path: `/api${actionPath(verb)}`,
-  auth: true,
   body: 'json',
   handle: (core, r) => {
     const target = SANDBOX_ACTIONS[verb].on === 'link' ? linkTarget(r.body) : r.params.uuid!;
@@ -96,7 +95,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       const paging = parsePaging(r.url.searchParams);
@@ -116,7 +114,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings/:uuid',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       const m = core.state.meetings.get(r.params.uuid!);
@@ -127,7 +124,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links',
-    auth: true,
     body: 'none',
     handle: (core) => ({
       status: 200,
@@ -137,7 +133,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links/:code',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       const l = core.state.links.get(r.params.code!);
@@ -148,7 +143,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       const q = r.url.searchParams;
@@ -163,35 +157,30 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries/:id',
-    auth: true,
     body: 'none',
     handle: (core, r) => ({ status: 200, json: deliveryById(core, r.params.id!) }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/deliveries/:id/resend',
-    auth: true,
     body: 'none',
     handle: (core, r) => ({ status: 202, json: resendDelivery(core, r.params.id!) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/faults',
-    auth: true,
     body: 'none',
     handle: (core) => ({ status: 200, json: { items: core.faults.list() } }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/faults',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: { items: addFaults(core, r.body) } }),
   },
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults',
-    auth: true,
     body: 'none',
     handle: (core) => {
       core.faults.clear();
@@ -201,7 +190,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults/:id',
-    auth: true,
     body: 'none',
     handle: (core, r) => {
       if (!/^\d+$/.test(r.params.id!) || !core.faults.remove(Number(r.params.id))) {

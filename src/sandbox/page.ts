@@ -178,7 +178,6 @@ export const pageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/s/:code',
-    auth: false,
     body: 'none',
     handle: (core, r) => {
       const link = core.state.links.get(r.params.code!);
@@ -190,7 +189,6 @@ export const pageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/s/:code',
-    auth: false,
     body: 'form',
     handle: (core, r) => {
       const link = core.state.links.get(r.params.code!);
