@@ -251,7 +251,6 @@ export const apiRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/users/me/meeting-types',
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: listMeetingTypes(core, r.url.searchParams) }),
   },
   {
@@ -269,13 +268,11 @@ export const apiRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/webhooks',
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: listWebhooks(core, r.url.searchParams) }),
   },
   {
     method: 'DELETE',
     path: '/api/webhooks/:id',
-    body: 'none',
     handle: (core, r) => {
       deleteWebhook(core, r.params.id!);
       return { status: 204 };

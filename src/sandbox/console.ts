@@ -141,13 +141,11 @@ export const consoleControlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/snapshot',
-    body: 'none',
     handle: (core) => ({ status: 200, json: snapshot(core) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/events',
-    body: 'none',
     handle: (core) => ({ status: 200, stream: eventStream(core) }),
   },
   {
@@ -164,7 +162,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/',
-    body: 'none',
     handle: (core) => ({
       status: 200,
       html: consoleHtml({ key: core.consoleKey }),
@@ -174,7 +171,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.js',
-    body: 'none',
     handle: () => ({
       status: 200,
       text: CONSOLE_JS,
@@ -184,7 +180,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.css',
-    body: 'none',
     handle: () => ({ status: 200, text: CONSOLE_CSS, contentType: 'text/css; charset=utf-8' }),
   },
 ];

@@ -95,7 +95,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings',
-    body: 'none',
     handle: (core, r) => {
       const paging = parsePaging(r.url.searchParams);
       const all = [...core.state.meetings.values()].map((m) => m.meeting);
@@ -114,7 +113,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings/:uuid',
-    body: 'none',
     handle: (core, r) => {
       const m = core.state.meetings.get(r.params.uuid!);
       if (!m) throw httpError(404, 'Not found.');
@@ -124,7 +122,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links',
-    body: 'none',
     handle: (core) => ({
       status: 200,
       json: { items: [...core.state.links.values()].map((l) => linkView(core, l)) },
@@ -133,7 +130,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links/:code',
-    body: 'none',
     handle: (core, r) => {
       const l = core.state.links.get(r.params.code!);
       if (!l) throw httpError(404, 'Not found.');
@@ -143,7 +139,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries',
-    body: 'none',
     handle: (core, r) => {
       const q = r.url.searchParams;
       const items = filterDeliveries(core, {
@@ -157,19 +152,16 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries/:id',
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: deliveryById(core, r.params.id!) }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/deliveries/:id/resend',
-    body: 'none',
     handle: (core, r) => ({ status: 202, json: resendDelivery(core, r.params.id!) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/faults',
-    body: 'none',
     handle: (core) => ({ status: 200, json: { items: core.faults.list() } }),
   },
   {
@@ -181,7 +173,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults',
-    body: 'none',
     handle: (core) => {
       core.faults.clear();
       return { status: 204 };
@@ -190,7 +181,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults/:id',
-    body: 'none',
     handle: (core, r) => {
       if (!/^\d+$/.test(r.params.id!) || !core.faults.remove(Number(r.params.id))) {
         throw httpError(404, 'Not found.', { detail: `No active fault ${r.params.id}.` });

@@ -178,7 +178,6 @@ export const pageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/s/:code',
-    body: 'none',
     handle: (core, r) => {
       const link = core.state.links.get(r.params.code!);
       if (!link) return notFoundPage();

@@ -67,7 +67,8 @@ export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path with :params, e.g. "/api/webhooks/:id". */
   path: string;
-  body: BodyKind;
+  /** How the request body is read; default 'none' (not parsed: the handler gets {}). */
+  body?: BodyKind;
   handle(core: SandboxCore, r: RouteRequest): Reply | Promise<Reply>;
 }
 

@@ -20,14 +20,13 @@ beforeAll(async () => {
       {
         method: 'GET',
         path: '/boom',
-        body: 'none',
         handle: () => {
           throw new TypeError('state is not iterable');
         },
       },
-      { method: 'GET', path: '/ok', body: 'none', handle: () => ({ status: 204 }) },
-      { method: 'GET', path: '/api/x', body: 'none', handle: () => ({ status: 204 }) },
-      { method: 'GET', path: '/apix', body: 'none', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/ok', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/api/x', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/apix', handle: () => ({ status: 204 }) },
     ],
     { apiKey: 'k', maxBodyBytes: 1024, hostNames: new Set(), log: (e) => events.push(e) },
   );
