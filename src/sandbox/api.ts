@@ -6,6 +6,7 @@ import type { SandboxCore } from './core.js';
 import type { SandboxRandom } from './random.js';
 import type { Route } from './router.js';
 import { DEFAULT_SORT, LIST_FIELDS, type ListField, type SortSpec } from './state.js';
+import type { LinkRecord } from './state.js';
 import { isoWithOffset } from './seed.js';
 
 export const DEFAULT_LIMIT = 10;
@@ -129,6 +130,18 @@ export function freshUuid(core: SandboxCore, taken: ReadonlyMap<string, unknown>
 
 export function linkUrl(core: SandboxCore, code: string): string {
   return `${core.publicUrl}/s/${code}`;
+}
+
+/** A link as the control API and the console show it. */
+export function linkView(core: SandboxCore, l: LinkRecord) {
+  return {
+    code: l.code,
+    url: linkUrl(core, l.code),
+    meeting_type_uuid: l.meeting_type_uuid,
+    created_at: l.created_at,
+    used_at: l.used_at,
+    meeting_uuid: l.meeting_uuid,
+  };
 }
 
 export function createSingleUseLink(

@@ -2,25 +2,13 @@
 // real service (book, cancel, reschedule), let tests look inside (meetings, links,
 // deliveries), resend a delivery, and set synthetic faults. They need X-API-KEY like the rest
 // of /api, and faults never apply to them.
-import { linkUrl, parsePaging, envelope } from './api.js';
+import { linkView, parsePaging, envelope } from './api.js';
 import { FaultSpecError } from './faults.js';
 import { httpError, validationError } from './http.js';
 import { ACTION_VERBS, actionPath, SANDBOX_ACTIONS } from './actions.js';
 import { actionResult, performAction } from './meetings.js';
 import type { Route } from './router.js';
 import type { SandboxCore } from './core.js';
-import type { LinkRecord } from './state.js';
-
-function linkView(core: SandboxCore, l: LinkRecord) {
-  return {
-    code: l.code,
-    url: linkUrl(core, l.code),
-    meeting_type_uuid: l.meeting_type_uuid,
-    created_at: l.created_at,
-    used_at: l.used_at,
-    meeting_uuid: l.meeting_uuid,
-  };
-}
 
 /** Adds faults (422 naming the field when the description is wrong). */
 export function addFaults(core: SandboxCore, body: unknown) {

@@ -114,6 +114,21 @@ describe('the console endpoints', () => {
     expect(snap.webhooks.items[0]).toMatchObject({ url: rx.url, signed: true });
   });
 
+  it('a link in the snapshot is the link the control API shows', async () => {
+    const made = (await (
+      await sb.api('/_sandbox/links', {
+        method: 'POST',
+        body: JSON.stringify({ meeting_type_uuid: '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c' }),
+      })
+    ).json()) as { code: string };
+    const snap = (await (await sb.api('/_sandbox/snapshot')).json()) as {
+      links: { items: Array<{ code: string }> };
+    };
+    const shown = await (await sb.api(`/_sandbox/links/${made.code}`)).json();
+    expect(snap.links.items.find((l) => l.code === made.code)).toEqual(shown);
+    expect(shown).toMatchObject({ code: made.code, url: `${sb.publicUrl}/s/${made.code}` });
+  });
+
   it('a preflight from another origin is never granted', async () => {
     const r = await fetch(`${sb.baseUrl}/_sandbox/faults`, {
       method: 'OPTIONS',
