@@ -99,6 +99,17 @@ describe('sched events send', () => {
       response: 'ok',
     });
     expect(typeof out.ms).toBe('number');
+    // The contract's shape, in its order.
+    expect(Object.keys(out)).toEqual([
+      'status',
+      'ms',
+      'url',
+      'event',
+      'uuid',
+      'signed',
+      'bytes',
+      'response',
+    ]);
   });
 
   it('sends no signature header without a secret', async () => {
@@ -238,6 +249,15 @@ describe('sched events send: the edges', () => {
       signed: false,
       error: 'connection refused (is the receiver running?)',
     });
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual([
+      'status',
+      'ms',
+      'url',
+      'event',
+      'uuid',
+      'signed',
+      'error',
+    ]);
   });
 
   it('HTTP_PROXY carries a delivery to a remote receiver, never to a loopback one', async () => {
