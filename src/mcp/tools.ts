@@ -864,28 +864,21 @@ export async function callTool(
 ): Promise<ToolResult> {
   const def = TOOLS.find((t) => t.name === name);
   if (!def || !allowed(def, opts.access)) throw refusal(name, opts.access, opts.invocation);
-  const args = argsOf(def, rawArgs);
-  const { deps, signal } = opts;
-  const r = await (async () => {
-    switch (def.name) {
-      case 'list_meeting_types':
-        return listMeetingTypesTool(deps, args, signal);
-      case 'create_single_use_link':
-        return createLinksTool(deps, args, signal);
-      case 'list_webhooks':
-        return listWebhooksTool(deps, args, signal);
-      case 'create_webhook':
-        return createWebhookTool(deps, args, signal);
-      case 'delete_webhook':
-        return deleteWebhookTool(deps, args, signal);
-      case 'verify_webhook_signature':
-        return verifyTool(deps, args);
-      case 'sample_event':
-        return sampleTool(args);
-    }
-  })();
-  return r;
+  return RUNS[def.name](opts.deps, argsOf(def, rawArgs), opts.signal);
 }
+
+type Run = (deps: ToolDeps, args: Args, signal: AbortSignal) => ToolResult | Promise<ToolResult>;
+
+/** What each tool does: a record by name, so a tool without its run does not compile. */
+const RUNS: Record<ToolName, Run> = {
+  list_meeting_types: listMeetingTypesTool,
+  create_single_use_link: createLinksTool,
+  list_webhooks: listWebhooksTool,
+  create_webhook: createWebhookTool,
+  delete_webhook: deleteWebhookTool,
+  verify_webhook_signature: verifyTool,
+  sample_event: (_deps, args) => sampleTool(args),
+};
 
 /** The text of a failed call: the CLI's words (`error: …`, its detail lines, `hint: …`). */
 export function failureText(e: unknown): string {
