@@ -115,12 +115,7 @@ describe('the console endpoints', () => {
   });
 
   it('a link in the snapshot is the link the control API shows', async () => {
-    const made = (await (
-      await sb.api('/_sandbox/links', {
-        method: 'POST',
-        body: JSON.stringify({ meeting_type_uuid: '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c' }),
-      })
-    ).json()) as { code: string };
+    const made = await sb.mintLink();
     const snap = (await (await sb.api('/_sandbox/snapshot')).json()) as {
       links: { items: Array<{ code: string }> };
     };

@@ -41,12 +41,7 @@ describe('the booking form', () => {
   afterAll(() => sb.close());
 
   it('its time input shows the default start as the invitee clock reads it', async () => {
-    const made = (await (
-      await sb.api('/_sandbox/links', {
-        method: 'POST',
-        body: JSON.stringify({ meeting_type_uuid: '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c' }),
-      })
-    ).json()) as { url: string };
+    const made = await sb.mintLink();
     const html = await (await fetch(made.url)).text();
     const value = /<input id="at"[^>]* value="([^"]*)"/.exec(html)?.[1];
     const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
