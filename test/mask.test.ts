@@ -170,6 +170,11 @@ describe('mapStrings: every string of a value mapped, the value copied', () => {
     const out = mapStrings(parsed, { text: up, keys: false }) as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(JSON.stringify(out)).toBe('{"__proto__":{"a":"X"}}');
+    // A plain data property, as JSON.parse makes one: a caller may still change it.
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')).toMatchObject({
+      enumerable: true,
+      writable: true,
+    });
     const made = mapStrings({ P: 'v' }, { text: (s) => (s === 'P' ? '__proto__' : s), keys: true });
     expect(JSON.stringify(made)).toBe('{"__proto__":"v"}');
   });
