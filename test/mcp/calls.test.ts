@@ -198,6 +198,8 @@ describe('list_meeting_types', () => {
     const h = await connect();
     const r = await h.call('list_meeting_types', { query: '   ', limit: 2 });
     expect(r.text.split('\n')[0]).toBe('2 meeting types (page 1 of 4; more on page 2):');
+    // More pages: has_more, though nothing was cut.
+    expect(r.structured).toMatchObject({ page: 1, pages: 4, has_more: true, truncated: false });
     expect(gets()).toEqual([`${MT_PATH}?limit=2`]);
   });
 
@@ -257,6 +259,23 @@ describe('list_meeting_types', () => {
         `- ${'M'.repeat(120)} · two lines · 30 min · 00000000-0000-4000-8000-000000000002`,
       ].join('\n'),
     );
+  });
+});
+
+describe('a result of about 1 MiB at most', () => {
+  it('a page too big for one result keeps the items that fit, says so and what to do', async () => {
+    // 100 webhooks of about 6 KB each (an unknown field kept whole): about 600 KB read.
+    const big = Array.from({ length: 100 }, (_, i) => webhook(i, { notes: 'n'.repeat(6000) }));
+    api.on('GET', '/api/webhooks', f.json(200, envelope(big, { path: '/api/webhooks' })));
+    const h = await connect({}, scripted());
+    const r = await h.call('list_webhooks', { limit: 100 });
+    expect(r.isError, r.text).toBe(false);
+    const count = (r.structured!.webhooks as unknown[]).length;
+    expect(count).toBeGreaterThan(50);
+    expect(count).toBeLessThan(100);
+    const note = `only the first ${count} fit in one result (about 1 MiB): read by page with a smaller limit`;
+    expect(r.structured).toMatchObject({ count, has_more: true, truncated: true, note });
+    expect(r.text.split('\n')[0]).toBe(`${count} webhooks (page 1 of 1; ${note}):`);
   });
 });
 
@@ -421,6 +440,7 @@ describe('create_webhook and delete_webhook', () => {
     });
     const created = r.structured!.webhook as Record<string, unknown>;
     expect(created.url).toBe('https://hooks.example.com/new');
+    expect(r.structured!.signed).toBe(true);
     expect(r.text).toBe(
       `Created webhook ${String(created.uuid)} for https://hooks.example.com/new ` +
         '(meetingScheduled, meetingCancelled), signed with the secret in SCHED_WEBHOOK_SECRET_HOOK.',
@@ -473,6 +493,7 @@ describe('create_webhook and delete_webhook', () => {
       unsigned: true,
     });
     expect(unsigned.isError, unsigned.text).toBe(false);
+    expect(unsigned.structured!.signed).toBe(false);
     const body = posts()[0]!.body as { events: string[] };
     expect(body).not.toHaveProperty('secret');
     expect(body.events).toEqual([...EVENT_NAMES]);

@@ -7,6 +7,8 @@ import {
   annotationsOf,
   callTool,
   failureText,
+  fitted,
+  LIST_BYTES,
   refusal,
   TOOLS,
   toolsFor,
@@ -388,5 +390,30 @@ describe('results and failures', () => {
       'error: no key\nhint: run `sched auth login` or set SCHED_API_KEY',
     );
     expect(failureText(new TypeError('oops'))).toBe('error: unexpected failure: oops');
+  });
+});
+
+describe('fitted: the byte bound of a listing', () => {
+  it('keeps items while their JSON and a separator fit in LIST_BYTES, exactly', () => {
+    // Each item costs 16 bytes ("xxxxxxxxxxxxx" and one): LIST_BYTES holds exactly 30,720.
+    const item = 'x'.repeat(13);
+    const fit = LIST_BYTES / (JSON.stringify(item).length + 1);
+    expect(fit).toBe(30_720);
+    const listing = (n: number) => ({
+      items: Array.from({ length: n }, () => item),
+      page: 1,
+      pages: 1,
+      total: n,
+      hasMore: false,
+      truncated: false,
+    });
+    const whole = fitted(listing(fit), (s) => s);
+    expect(whole).toEqual(listing(fit));
+    const cut = fitted(listing(fit + 500), (s) => s);
+    expect(cut.items).toHaveLength(fit);
+    expect(cut).toMatchObject({ hasMore: true, truncated: true, total: fit + 500 });
+    expect(cut.note).toBe(
+      `only the first ${fit} fit in one result (about 1 MiB): read by page with a smaller limit`,
+    );
   });
 });

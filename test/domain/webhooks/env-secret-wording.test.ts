@@ -73,3 +73,13 @@ it('the wording of each problem', () => {
   expect(envSecretProblem('a-b', 'not-a-name', {})).toBe('not a variable name');
   expect(envSecretProblem('A', 'unset', {})).toBe('not set');
 });
+
+it('sched mcp never names a near variable outside SCHED_WEBHOOK_SECRET*, not even its name', async () => {
+  // A model must not learn the names of the server's other variables by misspelling one.
+  const text = await CALLERS['mcp verify_webhook_signature (secret_env)']!(
+    'SCHED_WEBHOOK_SECRET_ORDRS',
+    { SCHED_WEBHOOK_SECRT_ORDRS: VALUE },
+  );
+  expect(text).toMatch(/environment variable SCHED_WEBHOOK_SECRET_ORDRS is not set(?! \()/);
+  expect(text).not.toContain('SCHED_WEBHOOK_SECRT_ORDRS');
+});
