@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBufferIO, type BufferIO } from '../helpers/buffer-io.js';
-import { renderLines, type Column } from '../../src/output/render.js';
+import { renderLines, show, type Column } from '../../src/output/render.js';
 import { renderList, renderObject } from '../helpers/render.js';
 import { fitWidths } from '../../src/output/terminal-table.js';
 import { QuietExit } from '../../src/errors.js';
@@ -178,6 +178,26 @@ describe('renderList: csv', () => {
   it('an empty list is just the header', async () => {
     expect((await render('csv', [])).out).toBe('name,slug,duration,tags,uuid\r\n');
   });
+
+  it('a list is a number field only when every item is a number', async () => {
+    const b = io();
+    const lists = [
+      ['=1+1', 2],
+      [2, '=1+1'],
+      [-1, 2],
+    ];
+    await renderList(b, lists, { format: 'csv', columns: [{ key: 'v', value: (r) => r }] });
+    // Text anywhere in it: a formula at its start is neutralised, as for any text.
+    expect(b.stdoutText()).toBe('v\r\n"\'=1+1,2"\r\n"2,=1+1"\r\n"-1,2"\r\n');
+  });
+
+  it('--csv-bom: the byte order mark once, before the header', async () => {
+    const b = io();
+    await show(b, { output: 'csv', csvBom: true }, { records: rows, columns });
+    const out = b.stdoutText();
+    expect(out.startsWith('\uFEFFname,slug,')).toBe(true);
+    expect(out.split('\uFEFF')).toHaveLength(2);
+  });
 });
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
@@ -320,6 +340,16 @@ describe('streaming', () => {
     expect(seen[0]!.split('\n')).toHaveLength(101);
     const out = b.stdoutText().trimEnd().split('\n');
     expect(out.map((l) => JSON.parse(l).duration)).toEqual([...Array(1000).keys()]);
+  });
+
+  it('writes an array of records with one write', async () => {
+    const b = io();
+    let writes = 0;
+    const counting = { ...b, out: (t: string) => ((writes += 1), b.out(t)) };
+    const many = Array.from({ length: 5 }, (_, i) => ({ ...rows[0]!, duration: i }));
+    expect(await renderList(counting, many, { format: 'ndjson', columns })).toBe(5);
+    expect(writes).toBe(1);
+    expect(b.stdoutText().trimEnd().split('\n')).toHaveLength(5);
   });
 
   it('a paged json listing is one valid array', async () => {

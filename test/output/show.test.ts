@@ -70,9 +70,12 @@ describe('the format table', () => {
       const row = FORMAT_ROWS[output];
       expect(humanFormat({ output })).toBe(row.human);
       expect(printsData({ output })).toBe(row.data);
-      const refuse = () => refuseRecordPerLine({ output }, '--paginate', 'hint');
+      const hint = 'drop -o, or add --paginate';
+      const refuse = () => refuseRecordPerLine({ output }, '--paginate', hint);
       if (row.data && row.streams) {
         expect(refuse).toThrow(`-o ${output} prints one item per line: it needs --paginate`);
+        // The caller's way out is said with it.
+        expect(refuse).toThrow(expect.objectContaining({ hint }));
       } else expect(refuse).not.toThrow();
       expect(forPeople({ output, quiet: true })).toBe(false);
       expect(forPeople({ output })).toBe(row.human);
