@@ -21,7 +21,7 @@ describe('command tree', () => {
   });
 
   it('shows at least two examples in every command help', async () => {
-    const program = buildProgram(() => async () => {});
+    const program = await buildProgram(() => async () => {});
     const commands = runnableCommands(program);
     expect(commands.length).toBeGreaterThanOrEqual(20);
     for (const path of commands) {
@@ -35,13 +35,13 @@ describe('command tree', () => {
     }
   });
 
-  it('gives every option a long name (repeats, completion and the docs name options by it)', () => {
+  it('gives every option a long name (repeats, completion and the docs name options by it)', async () => {
     const shortOnly: string[] = [];
     const walk = (c: Command): void => {
       for (const o of c.options) if (!o.long) shortOnly.push(`${c.name()} ${o.flags}`);
       c.commands.forEach(walk);
     };
-    walk(buildProgram(() => async () => {}));
+    walk(await buildProgram(() => async () => {}));
     expect(shortOnly).toEqual([]);
   });
 
@@ -163,7 +163,7 @@ describe('reportError: the last words of a failed command', () => {
 });
 
 describe('only the command group asked for is built', () => {
-  const name = (argv: string[]) => groupAsked(argv)?.name;
+  const name = (argv: string[]) => groupAsked(argv);
   it.each([
     [['types', 'list'], 'types'],
     [['--json', 'types', 'list'], 'types'],
@@ -186,6 +186,19 @@ describe('only the command group asked for is built', () => {
     [['--', 'types']],
   ])('%j builds the whole tree', (argv) => {
     expect(name(argv)).toBeUndefined();
+  });
+
+  it('loads each group of the whole tree alone, by its name', async () => {
+    const inert = () => async () => {};
+    const groups = (await buildProgram(inert)).commands
+      .map((c) => c.name())
+      .filter((g) => g !== 'help' && g !== 'completion');
+    expect(groups.length).toBeGreaterThanOrEqual(11);
+    for (const g of groups) {
+      expect(name([g])).toBe(g);
+      const alone = await buildProgram(inert, g);
+      expect(alone.commands.map((c) => c.name())).toEqual([g, 'help']);
+    }
   });
 
   it('the group alone answers like the whole tree (help, a mistyped subcommand)', async () => {
