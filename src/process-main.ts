@@ -3,10 +3,9 @@
 // src/binary.ts (the standalone executable). Imports nothing at the top (see src/main.ts).
 
 export async function main(): Promise<void> {
-  const [{ runCli }, makeIO, { invokedName }] = await Promise.all([
+  const [{ runCli, invokedName }, makeIO] = await Promise.all([
     import('./cli.js'),
     import('./io.js').then((m) => m.loadProcessIO()),
-    import('./names.js'),
   ]);
 
   const controller = new AbortController();
