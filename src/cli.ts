@@ -55,6 +55,8 @@ export interface RunDeps {
   prompter?: Prompter;
   /** The name the program was invoked as (src/names.ts); `sched` when not given. */
   name?: string;
+  /** The process exits when runCli returns (see ContextDeps). */
+  exits?: boolean;
 }
 
 function outputFormat(value: string): OutputFormat {
@@ -429,6 +431,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         signal,
         version: VERSION,
         prompter: deps.prompter,
+        exits: deps.exits,
       });
       try {
         const opts = readInput(cmd, def);

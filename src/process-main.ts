@@ -33,6 +33,7 @@ export async function main(): Promise<void> {
     env: process.env,
     signal: controller.signal,
     name: invokedName(process.argv[1]),
+    exits: true,
   });
   // Let stdout drain before leaving (a pipe may still hold data).
   process.exitCode = code;

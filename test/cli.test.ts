@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, groupAsked, reportError, VERSION } from '../src/cli.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildProgram, groupAsked, reportError, runCli, VERSION } from '../src/cli.js';
 import { definitionOf } from '../src/commands/define.js';
 import { QuietExit, UsageError } from '../src/errors.js';
 import { createBufferIO } from './helpers/buffer-io.js';
 import { runSched } from './helpers/run.js';
+import { envelope } from './helpers/fault-server.js';
 
 /** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
 function runnableCommands(c: Command, path: string[] = []): string[][] {
@@ -209,5 +212,38 @@ describe('only the command group asked for is built', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown command 'lst'/);
     expect(typo.stderr).toMatch(/list/);
+  });
+});
+
+describe('a run in a process that exits after it', () => {
+  it('leaves its connections to the exit (process-main); a run in-process closes them', async () => {
+    const body = JSON.stringify(envelope([], { path: '/api/users/me/meeting-types' }));
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const open = () =>
+      new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
+    const env = { SCHED_API_KEY: 'exits-test-key-0123456789', SCHED_CONFIG_DIR: '/nonexistent' };
+    const run = (exits: boolean) =>
+      runCli(['types', 'list', '--json', '--base-url', `http://127.0.0.1:${port}/api`], {
+        io: createBufferIO({ env }),
+        env,
+        exits,
+      });
+    try {
+      expect(await run(true)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await open()).toBe(1);
+      server.closeAllConnections();
+      expect(await run(false)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await open()).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
