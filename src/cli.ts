@@ -227,16 +227,19 @@ const VALUE_FLAGS = new Set(
  * either way.
  */
 export function groupAsked(argv: readonly string[]): string | undefined {
+  const [first] = commandWords(argv);
+  // `completion` prints a script of the whole tree; `__complete` needs only itself.
+  return first && Object.hasOwn(GROUPS, first) && first !== 'completion' ? first : undefined;
+}
+
+/** The words of argv that may name commands: before `--`, without options and their values. */
+function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
-    // `completion` prints a script of the whole tree; `__complete` needs only itself.
-    return Object.hasOwn(GROUPS, a) && a !== 'completion' ? a : undefined;
+    if (!argv[i]!.startsWith('-')) words.push(argv[i]!);
+    else if (VALUE_FLAGS.has(argv[i]!)) i++;
   }
-  return undefined;
+  return words;
 }
 
 /**
@@ -329,10 +332,8 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
 /** The deepest command the words of argv name (`types list -o yaml` → types list). */
 function typedCommand(program: Command, argv: readonly string[]): Command {
   let target = program;
-  for (const w of argv) {
-    if (w === '--') break;
-    const next = target.commands.find((k) => k.name() === w || k.aliases().includes(w));
-    if (next) target = next;
+  for (const w of commandWords(argv)) {
+    target = target.commands.find((k) => k.name() === w || k.aliases().includes(w)) ?? target;
   }
   return target;
 }
