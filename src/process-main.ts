@@ -3,10 +3,8 @@
 // src/binary.ts (the standalone executable). Imports nothing at the top (see src/main.ts).
 
 export async function main(): Promise<void> {
-  const [{ runCli, invokedName }, makeIO] = await Promise.all([
-    import('./cli.js'),
-    import('./io.js').then((m) => m.loadProcessIO()),
-  ]);
+  const { runCli, invokedName, loadProcessIO } = await import('./cli.js');
+  const makeIO = await loadProcessIO();
 
   const controller = new AbortController();
   let signals = 0;
