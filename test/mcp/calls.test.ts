@@ -161,7 +161,14 @@ describe('list_meeting_types', () => {
       truncated: false,
     });
     expect(last.text.split('\n')[0]).toBe('2 meeting types (page 3 of 3):');
-    expect(gets()).toEqual([`${MT_PATH}?limit=20`, `${MT_PATH}?page=3&limit=3`]);
+    // A page with pages after it: has_more, though nothing was cut.
+    const mid = await h.call('list_meeting_types', { page: 2, limit: 3 });
+    expect(mid.structured).toMatchObject({ page: 2, pages: 3, has_more: true, truncated: false });
+    expect(gets()).toEqual([
+      `${MT_PATH}?limit=20`,
+      `${MT_PATH}?page=3&limit=3`,
+      `${MT_PATH}?page=2&limit=3`,
+    ]);
   });
 
   it('query: names and slugs containing it (case ignored), over every page', async () => {
