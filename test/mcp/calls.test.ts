@@ -246,6 +246,8 @@ describe('list_meeting_types', () => {
     const r = await h.call('list_meeting_types', { limit: 100 });
     expect(r.structured).toMatchObject({ count: 100, total: null, page: 1, pages: 1 });
     expect(r.structured!.truncated).toBe(true);
+    // The last page, but 20 items were left out: there is more than this result holds.
+    expect(r.structured!.has_more).toBe(true);
     expect(r.text.split('\n')).toHaveLength(101);
     expect(api.requests[0]!.query.get('limit')).toBe('100');
   });
