@@ -201,7 +201,7 @@ const ROWS: Row[] = [
       ]);
       return {
         line: between(r.stderr, /list them with: (.*)$/m),
-        words: [['jq', '-r', '.uuid', file]],
+        words: [['jq', '-r', 'select(.kind == "sched.webhook-delivery/1") | .uuid', file]],
       };
     },
   ],
