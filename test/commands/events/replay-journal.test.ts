@@ -11,6 +11,7 @@ import { OUTCOME_KIND } from '../../../src/domain/webhooks/listen/journal.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { BIN, runSched } from '../../helpers/run.js';
 import { unavailable } from '../../helpers/skip.js';
+import { PRLIMIT, schedWithFileLimit } from '../../helpers/file-size-limit.js';
 
 let dir: string | undefined;
 const receivers: Receiver[] = [];
@@ -271,12 +272,6 @@ describe('events replay: appending outcomes follows the rule of --record', () =>
   });
 });
 
-/** `prlimit` (util-linux) caps the size a child may write: past it, writes fail with EFBIG. */
-const PRLIMIT = await execa('prlimit', ['--version'], { reject: false }).then(
-  (r) => r.exitCode === 0,
-  () => false,
-);
-
 describe.skipIf(unavailable(!PRLIMIT && 'prlimit (util-linux) is not installed'))(
   'events replay: an outcome that cannot be appended',
   () => {
@@ -286,22 +281,8 @@ describe.skipIf(unavailable(!PRLIMIT && 'prlimit (util-linux) is not installed')
       const app = await receiver();
       // The file may grow by one outcome line, not two: Node ignores SIGXFSZ, the write fails.
       const cap = Buffer.byteLength(original) + 150;
-      const run = await execa(
-        'prlimit',
-        [
-          `--fsize=${cap}:${cap}`,
-          '--',
-          process.execPath,
-          BIN,
-          'events',
-          'replay',
-          file,
-          '--to',
-          app.url,
-        ],
-        { reject: false, env: { NO_COLOR: '1' }, input: '', stripFinalNewline: false },
-      );
-      expect(run.exitCode, run.stderr).toBe(1);
+      const run = await schedWithFileLimit(cap, ['events', 'replay', file, '--to', app.url]);
+      expect(run.code, run.stderr).toBe(1);
       expect(app.received.map((x) => x.body.toString())).toEqual([body('a'), body('b')]);
       expect(run.stdout).toMatch(/^line 1 .*200 OK.*\nline 2 .*200 OK.*\n$/);
       expect(run.stderr).toBe(

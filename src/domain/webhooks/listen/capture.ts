@@ -171,6 +171,8 @@ export class CaptureFile {
         await this.fh.appendFile(line);
         this.size += line.length;
       } catch (e) {
+        // What part of the line was written is cut off: the recording still reads.
+        await this.fh.truncate(this.size).catch(() => undefined);
         this.failed = fileProblem(e);
         this.error = e;
       }
