@@ -20,7 +20,6 @@ import {
   UsageError,
 } from './errors.js';
 import type { IO } from './io.js';
-import { withCsvBom } from './output/csv.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean, nearest } from './text/suggest.js';
 import { asInvoked } from './names.js';
@@ -426,7 +425,6 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       const raw = program.opts<GlobalInput>();
       const globals = resolveGlobals(raw, deps.env);
       io = resolveIO(deps, { color: globals.color, noInput: !globals.input });
-      if (globals.output === 'csv' && globals.csvBom) io = withCsvBom(io);
       const ctx = createContext({
         io,
         globals,

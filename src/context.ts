@@ -18,29 +18,25 @@ import {
   type ProfileSource,
 } from './config/sources.js';
 
-import type { OutputFormat } from './output/formats.js';
+import type { OutputSettings } from './output/render.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from './output/formats.js';
 
 export type Env = Record<string, string | undefined>;
 
-export interface GlobalOptions {
+/** The global options; those of the output (-o, -q, --csv-bom) as the renderer reads them. */
+export interface GlobalOptions extends OutputSettings {
   profile: string;
   /** Where the profile name came from: --profile, SCHED_PROFILE, or the default. */
   profileSource?: ProfileSource;
   /** --base-url, when given. */
   baseUrl: string | undefined;
-  output: OutputFormat;
-  /** True when the format was chosen (--output/-o or --json), not the `table` default. */
-  outputGiven?: boolean;
   color: boolean;
   /** false with --no-input. */
   input: boolean;
   timeoutMs: number;
   verbose: boolean;
   quiet: boolean;
-  /** --csv-bom or SCHED_CSV_BOM=1: CSV output starts with a UTF-8 BOM. */
-  csvBom?: boolean;
 }
 
 export interface Credentials {

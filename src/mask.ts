@@ -115,39 +115,43 @@ export function proxyCredentials(env: Record<string, string | undefined>): strin
   return out;
 }
 
-/** An array or a plain object (as JSON.parse makes): what maskValue copies. */
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object') return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return Array.isArray(v) || proto === Object.prototype || proto === null;
+/** How mapStrings treats a value: what each string becomes, keys too or not, a depth bound. */
+export interface StringMap {
+  text: (s: string) => string;
+  /** The keys of objects are strings to map too (never an array's indices). */
+  keys: boolean;
+  /** An array or object this deep (the value itself is depth 0) is replaced by `deep`. */
+  maxDepth?: number;
+  deep?: string;
 }
 
+const serialisesItself = (v: object) => typeof (v as { toJSON?: unknown }).toJSON === 'function';
+
 /**
- * `value` with `mask` applied to every string in it, keys too, at any depth (iteratively: a
- * server may nest thousands deep): what the renderer does to the data before any format,
- * cutting, wrapping or layout, so a secret is replaced whole and every format stays valid.
- * Arrays and plain objects are copied; other objects (a Date) are kept as they are.
+ * `value` with `how.text` applied to every string in it, at any depth (iteratively: a server
+ * may nest thousands deep). Arrays and objects are copied as JSON.stringify sees them (own
+ * enumerable keys); an object that serialises itself (a Date: `toJSON`) is kept as it is. The
+ * one walker of values: the renderer's masking (maskValue), `sched mcp`'s cleaning and its
+ * frames' last net (mcp/clean.ts).
  */
-export function maskValue<T>(value: T, mask: Mask): T {
-  if (typeof value === 'string') return mask(value) as T;
-  if (!isPlain(value)) return value;
-  const copy = (v: Record<string, unknown>) =>
-    (Array.isArray(v) ? [] : {}) as Record<string, unknown>;
-  const root = copy(value);
-  const stack: Array<[Record<string, unknown>, Record<string, unknown>]> = [[value, root]];
+export function mapStrings(value: unknown, how: StringMap): unknown {
+  const { text, keys, maxDepth = Infinity, deep } = how;
+  const stack: Array<[Record<string, unknown>, Record<string, unknown>, number]> = [];
+  const map = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (typeof v !== 'object' || v === null || serialisesItself(v)) return v;
+    if (depth >= maxDepth) return deep;
+    const to = (Array.isArray(v) ? [] : {}) as Record<string, unknown>;
+    stack.push([v as Record<string, unknown>, to, depth]);
+    return to;
+  };
+  const root = map(value, 0);
   while (stack.length > 0) {
-    const [from, to] = stack.pop()!;
+    const [from, to, depth] = stack.pop()!;
     const array = Array.isArray(from);
     for (const k of Object.keys(from)) {
-      let v = from[k];
-      if (isPlain(v)) {
-        const c = copy(v);
-        stack.push([v, c]);
-        v = c;
-      } else if (typeof v === 'string') {
-        v = mask(v);
-      }
-      const key = array ? k : mask(k);
+      const v = map(from[k], depth + 1);
+      const key = array || !keys ? k : text(k);
       // A `__proto__` key (JSON.parse makes one) stays a key, not the copy's prototype.
       if (key === '__proto__') {
         Object.defineProperty(to, key, { value: v, enumerable: true, writable: true });
@@ -156,5 +160,14 @@ export function maskValue<T>(value: T, mask: Mask): T {
       }
     }
   }
-  return root as T;
+  return root;
+}
+
+/**
+ * `value` with `mask` applied to every string in it, keys too, at any depth: what the renderer
+ * does to the data before any format, cutting, wrapping or layout, so a secret is replaced
+ * whole and every format stays valid.
+ */
+export function maskValue<T>(value: T, mask: Mask): T {
+  return mapStrings(value, { text: mask, keys: true }) as T;
 }

@@ -1,23 +1,17 @@
 // Help pages and usage errors: what a user sees when they ask for help or get a command wrong.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { definitionOf } from '../src/commands/define.js';
+import { definitionOf, visibleCommands } from '../src/commands/define.js';
 import { buildProgram } from '../src/cli.js';
 import { didYouMean } from '../src/text/suggest.js';
 import { runSched } from './helpers/run.js';
 
-function isHidden(c: Command): boolean {
-  return Boolean((c as unknown as { _hidden?: boolean })._hidden);
-}
-
 /** Every visible command with its path, root excluded. */
 function visible(c: Command, path: string[] = []): Array<[string[], Command]> {
-  return c.commands
-    .filter((k) => !isHidden(k))
-    .flatMap((k) => [
-      [[...path, k.name()], k] as [string[], Command],
-      ...visible(k, [...path, k.name()]),
-    ]);
+  return visibleCommands(c).flatMap((k) => [
+    [[...path, k.name()], k] as [string[], Command],
+    ...visible(k, [...path, k.name()]),
+  ]);
 }
 
 describe('help pages', () => {

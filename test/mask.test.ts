@@ -2,7 +2,7 @@
 // secret is replaced by "****" in every form a server or receiver may echo it in, short
 // "secrets" are left alone (they would mask ordinary words), and the longest match goes first.
 import { describe, expect, it } from 'vitest';
-import { masker, proxyCredentials, proxyVariable } from '../src/mask.js';
+import { mapStrings, masker, proxyCredentials, proxyVariable } from '../src/mask.js';
 import { createTransport } from '../src/api/exchange.js';
 
 // A secret with a quote, a space, a slash and an apostrophe: every encoding differs from it.
@@ -99,5 +99,83 @@ describe('a proxy variable read once for the client and the masking', () => {
   it('a blank variable is unset for both', () => {
     expect(proxyVariable({ HTTPS_PROXY: ' \t\n' }, 'HTTPS_PROXY')).toBeUndefined();
     expect(proxyCredentials({ HTTPS_PROXY: ' \t\n' })).toEqual([]);
+  });
+});
+
+// The one walker of values (the renderer's masking, `sched mcp`'s cleaning and frames): its
+// callers, through their own paths, are in test/rules/value-walk.test.ts.
+describe('mapStrings: every string of a value mapped, the value copied', () => {
+  const up = (s: string) => s.toUpperCase();
+
+  it('values at any depth; keys only when asked, never an array index; the rest kept', () => {
+    const input = { k: ['a', 1, true, null, { n: 'b' }], u: undefined };
+    expect(mapStrings(input, { text: up, keys: true })).toEqual({
+      K: ['A', 1, true, null, { N: 'B' }],
+      U: undefined,
+    });
+    expect(mapStrings(input, { text: up, keys: false })).toEqual({
+      k: ['A', 1, true, null, { n: 'B' }],
+      u: undefined,
+    });
+    expect(Object.keys(mapStrings(['x', 'y'], { text: () => 'z', keys: true }) as object)).toEqual([
+      '0',
+      '1',
+    ]);
+    expect(mapStrings('s', { text: up, keys: true })).toBe('S');
+    expect(mapStrings(7, { text: up, keys: true })).toBe(7);
+    expect(mapStrings(null, { text: up, keys: true })).toBeNull();
+  });
+
+  it('copies: the input is left as it was, arrays stay arrays, keys keep their order', () => {
+    const input = { b: ['x'], a: { c: 'y' } };
+    const out = mapStrings(input, { text: up, keys: false }) as typeof input;
+    expect(input).toEqual({ b: ['x'], a: { c: 'y' } });
+    expect(Array.isArray(out.b)).toBe(true);
+    expect(out.b).not.toBe(input.b);
+    expect(Object.keys(out)).toEqual(['b', 'a']);
+  });
+
+  it('an array or object at maxDepth is replaced by `deep`; a string there is still mapped', () => {
+    const how = { text: up, keys: false, maxDepth: 2, deep: 'CUT' };
+    expect(mapStrings({ a: { b: { c: 1 } }, s: 'x' }, how)).toEqual({ a: { b: 'CUT' }, s: 'X' });
+    expect(mapStrings({ a: ['s', [1]] }, how)).toEqual({ a: ['S', 'CUT'] });
+    expect(mapStrings([], { ...how, maxDepth: 0 })).toBe('CUT');
+  });
+
+  it('nested 20,000 deep without overflowing the stack', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 20_000; i++) deep = { d: [deep] };
+    let v = mapStrings(deep, { text: up, keys: true });
+    for (let i = 0; i < 20_000; i++) v = (v as { D: unknown[] }).D[0];
+    expect(v).toBe('LEAF');
+  });
+
+  it('an object that serialises itself is kept; one of a class is copied as its fields', () => {
+    const d = new Date(0);
+    const self = { toJSON: () => 'mine', s: 'x' };
+    expect(mapStrings({ d, self }, { text: up, keys: false })).toEqual({ d, self });
+    expect((mapStrings({ self }, { text: up, keys: false }) as { self: unknown }).self).toBe(self);
+    // A key named toJSON that is not a function is data, walked like any other.
+    expect(mapStrings({ toJSON: 's' }, { text: up, keys: true })).toEqual({ TOJSON: 'S' });
+    class Holder {
+      t = 'x';
+    }
+    const copy = mapStrings(new Holder(), { text: up, keys: false });
+    expect(copy).toEqual({ t: 'X' });
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+
+  it('a "__proto__" key, given or made by mapping a key, stays an own key', () => {
+    const parsed = JSON.parse('{"__proto__":{"a":"x"}}') as object;
+    const out = mapStrings(parsed, { text: up, keys: false }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"a":"X"}}');
+    // A plain data property, as JSON.parse makes one: a caller may still change it.
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')).toMatchObject({
+      enumerable: true,
+      writable: true,
+    });
+    const made = mapStrings({ P: 'v' }, { text: (s) => (s === 'P' ? '__proto__' : s), keys: true });
+    expect(JSON.stringify(made)).toBe('{"__proto__":"v"}');
   });
 });

@@ -1,7 +1,7 @@
 // What a command hands to an `--all` list walk (src/api/paginate.ts): the adaptive limiter, so
 // that a 429 halves the pages in flight, waits as the service asks and reads that page again.
 import { Interrupted, signalOf } from '../errors.js';
-import type { PageLimiter } from '../api/paginate.js';
+import { MAX_HELD_ITEMS, type PageLimiter, type PaginateOptions } from '../api/paginate.js';
 import { AdaptiveLimiter, NotStarted } from './limiter.js';
 
 export function adaptivePageLimiter(max: number): PageLimiter {
@@ -17,5 +17,20 @@ export function adaptivePageLimiter(max: number): PageLimiter {
         }
         throw e;
       }),
+  };
+}
+
+/**
+ * The options of an `--all` walk its caller holds whole (to look one up, to compare): every
+ * page, admitted by the adaptive limiter, stopped past MAX_HELD_ITEMS with one error whose
+ * hint is `maxItemsHint`.
+ */
+export function heldWalk(signal: AbortSignal, maxItemsHint?: string): PaginateOptions {
+  return {
+    all: true,
+    signal,
+    limiter: adaptivePageLimiter,
+    maxItems: MAX_HELD_ITEMS,
+    maxItemsHint,
   };
 }

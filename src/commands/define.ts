@@ -284,6 +284,11 @@ export function definitionOf(cmd: Command): CommandDef | undefined {
   return definitions.get(cmd);
 }
 
+/** The subcommands help, the reference and completion show: those not declared hidden. */
+export function visibleCommands(cmd: Command): Command[] {
+  return cmd.commands.filter((k) => !definitionOf(k)?.hidden);
+}
+
 /** The commander options registered from a repeatable definition (list()). */
 const repeatables = new WeakSet<Option>();
 

@@ -14,6 +14,8 @@ export interface TreeFacts {
   helpTopics: ReadonlyArray<readonly [name: string, summary: string]>;
   /** Options that may be given several times (collected into a list). */
   isRepeatable(o: Option): boolean;
+  /** The subcommands shown (not declared hidden). */
+  visibleCommands(c: Command): readonly Command[];
 }
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -115,7 +117,7 @@ function argumentValues(path: string[], arg: string, root: Command, facts: TreeF
     case 'webhooks rm <uuid>':
       return dynamic('webhooks');
     case 'help <command-or-topic>': {
-      const cmds = visibleCommands(root);
+      const cmds = facts.visibleCommands(root);
       const topics = facts.helpTopics;
       return {
         kind: 'words',
@@ -130,15 +132,6 @@ function argumentValues(path: string[], arg: string, root: Command, facts: TreeF
 
 /** `help` takes a command path, but completing past its first word is not worth the code. */
 const SINGLE_WORD_ARGS = new Set(['help <command-or-topic>']);
-
-function isHidden(c: Command): boolean {
-  // commander keeps `hidden` private; its own Help class reads the same field.
-  return Boolean((c as unknown as { _hidden?: boolean })._hidden);
-}
-
-function visibleCommands(c: Command): Command[] {
-  return c.commands.filter((k) => !isHidden(k));
-}
 
 function optionSpec(o: Option, facts: TreeFacts): OptionSpec {
   const takesValue = o.required || o.optional;
@@ -187,7 +180,9 @@ function commandSpec(c: Command, path: string[], root: Command, facts: TreeFacts
     description: c.description(),
     options,
     args,
-    subcommands: visibleCommands(c).map((k) => commandSpec(k, [...path, k.name()], root, facts)),
+    subcommands: facts
+      .visibleCommands(c)
+      .map((k) => commandSpec(k, [...path, k.name()], root, facts)),
   };
 }
 

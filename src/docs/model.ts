@@ -4,7 +4,7 @@
 // bundle: scripts/gen-docs.mjs and the drift test in test/docs/ load it.
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../cli.js';
-import { definitionOf, isRepeatable } from '../commands/define.js';
+import { definitionOf, isRepeatable, visibleCommands } from '../commands/define.js';
 import { ENVIRONMENT, EXIT_CODES, HELP_TOPICS } from '../commands/help/topics.js';
 
 export interface RefOption {
@@ -47,11 +47,6 @@ export interface Reference {
   helpTopics: ReadonlyArray<readonly [string, string]>;
 }
 
-function isHidden(c: Command): boolean {
-  // commander keeps `hidden` private; its own Help class reads the same field.
-  return Boolean((c as unknown as { _hidden?: boolean })._hidden);
-}
-
 function refOption(o: Option): RefOption {
   return {
     flags: o.flags,
@@ -64,7 +59,7 @@ function refOption(o: Option): RefOption {
 
 function walk(c: Command, path: string[], out: RefCommand[]): void {
   const def = definitionOf(c);
-  const visible = c.commands.filter((k) => !isHidden(k));
+  const visible = visibleCommands(c);
   out.push({
     path,
     usage: c.createHelp().commandUsage(c),
@@ -90,7 +85,7 @@ function walk(c: Command, path: string[], out: RefCommand[]): void {
 export function buildReference(): Reference {
   const program = buildProgram(() => async () => {});
   const commands: RefCommand[] = [];
-  for (const c of program.commands.filter((k) => !isHidden(k))) walk(c, [c.name()], commands);
+  for (const c of visibleCommands(program)) walk(c, [c.name()], commands);
   return {
     description: program.description(),
     globalOptions: program.options.filter((o) => !o.hidden).map(refOption),

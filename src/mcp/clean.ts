@@ -4,7 +4,7 @@
 // leave a piece of a secret. Values nested past a depth bound are replaced, never passed on
 // uncleaned, so a result is always bounded in depth (a value 20,000 deep from the API would
 // otherwise overflow the serialiser) and in the length of each string. No MCP SDK here.
-import type { Mask } from '../mask.js';
+import { mapStrings, type Mask } from '../mask.js';
 import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
 
 /** The longest string a result carries (in UTF-16 units); longer ones are cut with a marker. */
@@ -35,14 +35,9 @@ export function cleanText(s: string, mask: Mask): string {
  * an array or object deeper than MAX_DEPTH replaced by DEEP_MARKER. The shape and unknown
  * fields are kept above that depth.
  */
-export function cleanValue(v: unknown, mask: Mask, depth = 0): unknown {
-  if (typeof v === 'string') return cleanText(v, mask);
-  if (v === null || typeof v !== 'object') return v;
-  if (depth >= MAX_DEPTH) return DEEP_MARKER;
-  if (Array.isArray(v)) return v.map((x) => cleanValue(x, mask, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[cleanText(k, mask)] = cleanValue(x, mask, depth + 1);
-  return out;
+export function cleanValue(v: unknown, mask: Mask): unknown {
+  const text = (s: string) => cleanText(s, mask);
+  return mapStrings(v, { text, keys: true, maxDepth: MAX_DEPTH, deep: DEEP_MARKER });
 }
 
 /**
@@ -74,12 +69,7 @@ function maskString(s: string, mask: Mask): string {
  * of JSON held in a string value).
  * Past `maxDepth` a value is replaced by DEEP_MARKER.
  */
-export function maskValues(v: unknown, mask: Mask, maxDepth = 4 * MAX_DEPTH, depth = 0): unknown {
-  if (typeof v === 'string') return maskString(v, mask);
-  if (v === null || typeof v !== 'object') return v;
-  if (depth >= maxDepth) return DEEP_MARKER;
-  if (Array.isArray(v)) return v.map((x) => maskValues(x, mask, maxDepth, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = maskValues(x, mask, maxDepth, depth + 1);
-  return out;
+export function maskValues(v: unknown, mask: Mask, maxDepth = 4 * MAX_DEPTH): unknown {
+  const text = (s: string) => maskString(s, mask);
+  return mapStrings(v, { text, keys: false, maxDepth, deep: DEEP_MARKER });
 }

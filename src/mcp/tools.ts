@@ -23,15 +23,10 @@ import {
   meetingTypes,
   webhooks,
 } from '../api/endpoints.js';
-import {
-  MAX_HELD_ITEMS,
-  type Page,
-  type Paginated,
-  type PaginateOptions,
-} from '../api/paginate.js';
+import type { Page, Paginated, PaginateOptions } from '../api/paginate.js';
 import { EVENT_NAMES, type MeetingType, type Webhook } from '../api/types.js';
 import { isUuid } from '../api/uuid.js';
-import { adaptivePageLimiter } from '../bulk/page-walk.js';
+import { heldWalk } from '../bulk/page-walk.js';
 import { mcpRestartHint, type Invocation } from '../text/hints.js';
 import { checkEventName, parseEventList } from '../domain/webhooks/event-names.js';
 import { MAX_PAYLOAD_BYTES } from '../domain/webhooks/input.js';
@@ -621,12 +616,7 @@ async function everyPage<T>(
 ): Promise<Listing<T>> {
   const items: T[] = [];
   let total = 0;
-  for await (const t of walk({
-    all: true,
-    signal,
-    limiter: adaptivePageLimiter,
-    maxItems: MAX_HELD_ITEMS,
-  })) {
+  for await (const t of walk(heldWalk(signal))) {
     if (!keep(t)) continue;
     total += 1;
     if (items.length < MAX_ITEMS) items.push(t);
@@ -874,28 +864,21 @@ export async function callTool(
 ): Promise<ToolResult> {
   const def = TOOLS.find((t) => t.name === name);
   if (!def || !allowed(def, opts.access)) throw refusal(name, opts.access, opts.invocation);
-  const args = argsOf(def, rawArgs);
-  const { deps, signal } = opts;
-  const r = await (async () => {
-    switch (def.name) {
-      case 'list_meeting_types':
-        return listMeetingTypesTool(deps, args, signal);
-      case 'create_single_use_link':
-        return createLinksTool(deps, args, signal);
-      case 'list_webhooks':
-        return listWebhooksTool(deps, args, signal);
-      case 'create_webhook':
-        return createWebhookTool(deps, args, signal);
-      case 'delete_webhook':
-        return deleteWebhookTool(deps, args, signal);
-      case 'verify_webhook_signature':
-        return verifyTool(deps, args);
-      case 'sample_event':
-        return sampleTool(args);
-    }
-  })();
-  return r;
+  return RUNS[def.name](opts.deps, argsOf(def, rawArgs), opts.signal);
 }
+
+type Run = (deps: ToolDeps, args: Args, signal: AbortSignal) => ToolResult | Promise<ToolResult>;
+
+/** What each tool does: a record by name, so a tool without its run does not compile. */
+const RUNS: Record<ToolName, Run> = {
+  list_meeting_types: listMeetingTypesTool,
+  create_single_use_link: createLinksTool,
+  list_webhooks: listWebhooksTool,
+  create_webhook: createWebhookTool,
+  delete_webhook: deleteWebhookTool,
+  verify_webhook_signature: verifyTool,
+  sample_event: (_deps, args) => sampleTool(args),
+};
 
 /** The text of a failed call: the CLI's words (`error: …`, its detail lines, `hint: …`). */
 export function failureText(e: unknown): string {

@@ -10,11 +10,12 @@
 // written as it is — it cannot carry a formula, and a quote would turn it into text that no
 // longer sums. A string that looks like a number (`"-15"` as a name) is still text and is
 // neutralised. JSON and NDJSON keep every value exact.
-import type { IO } from '../io.js';
-
 export const CSV_EOL = '\r\n';
 
-/** The UTF-8 byte order mark: Excel reads a CSV as UTF-8 only when it starts with one. */
+/**
+ * The UTF-8 byte order mark: Excel reads a CSV as UTF-8 only when it starts with one. With
+ * `--csv-bom` (env SCHED_CSV_BOM) the CSV writer (render.ts) puts it before the header row.
+ */
 export const CSV_BOM = '\uFEFF';
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -34,22 +35,4 @@ export function csvRecord(fields: readonly CsvCell[]): string {
     fields.map((f) => (typeof f === 'string' ? csvField(f) : csvField(f.text, f.kind))).join(',') +
     CSV_EOL
   );
-}
-
-/**
- * `--csv-bom` (env SCHED_CSV_BOM): the BOM goes straight to stdout before the first byte of
- * output, so a command that prints nothing prints no BOM either. It bypasses the terminal
- * gate, which removes invisible characters like U+FEFF from everything else.
- */
-export function withCsvBom(io: IO): IO {
-  let first = true;
-  const wrapped = Object.create(io) as IO & { out: IO['out'] };
-  wrapped.out = async (text: string) => {
-    if (first && text.length > 0) {
-      first = false;
-      io.stdout.write(CSV_BOM);
-    }
-    return io.out(text);
-  };
-  return wrapped;
 }

@@ -23,7 +23,7 @@ import { maskValue } from '../mask.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { FORMAT_ROWS, type OutputFormat } from './formats.js';
-import { csvRecord, type CsvCell } from './csv.js';
+import { CSV_BOM, csvRecord, type CsvCell } from './csv.js';
 import { isJsonText, relayoutJson } from './json-text.js';
 import { sanitizeCell, sanitizeCsvField } from '../text/sanitize.js';
 import { cellText, type CellValue, type Column } from './columns.js';
@@ -71,6 +71,8 @@ export interface OutputSettings {
   quiet?: boolean;
   /** The format was asked for by name (-o, --json), not taken by default. */
   outputGiven?: boolean;
+  /** --csv-bom or SCHED_CSV_BOM=1: CSV output starts with a UTF-8 BOM. */
+  csvBom?: boolean;
 }
 
 /** What a command prints, handed to show(): the renderer chooses how. */
@@ -143,12 +145,12 @@ export async function show<T>(io: IO, settings: OutputSettings, shown: Shown<T>)
   }
   // Without columns, a format that needs them prints the data (the JSON document).
   const format = row.columns && !shown.columns ? 'json' : settings.output;
-  return WRITERS[format](io, shown);
+  return WRITERS[format](io, shown, settings);
 }
 
 const lineOf = (text: string) => sanitizeCell(text) + '\n';
 
-type Writer = <T>(io: IO, shown: Shown<T>) => Promise<number>;
+type Writer = <T>(io: IO, shown: Shown<T>, settings: OutputSettings) => Promise<number>;
 
 /**
  * One writer per format: a record, so a format without one does not compile. show() hands a
@@ -177,8 +179,10 @@ const WRITERS: Record<OutputFormat, Writer> = {
   },
   json: renderJson,
   ndjson: (io, shown) => pump(io, shown.records, (item) => jsonText(dataOf(shown, item)) + '\n'),
-  async csv(io, shown) {
+  async csv(io, shown, settings) {
     const cells = shown.columns!.filter((c) => !c.terminalOnly);
+    // Straight to stdout: the gate removes invisible characters like U+FEFF from the rest.
+    if (settings.csvBom) io.stdout.write(CSV_BOM);
     await io.out(csvRecord(cells.map((c) => c.key)));
     return pump(io, shown.records, (item) => csvRecord(cells.map((c) => csvText(c.value(item)))));
   },

@@ -6,6 +6,7 @@ import type { SandboxCore } from './core.js';
 import type { SandboxRandom } from './random.js';
 import type { Route } from './router.js';
 import { DEFAULT_SORT, LIST_FIELDS, type ListField, type SortSpec } from './state.js';
+import type { LinkRecord } from './state.js';
 import { isoWithOffset } from './seed.js';
 
 export const DEFAULT_LIMIT = 10;
@@ -131,6 +132,18 @@ export function linkUrl(core: SandboxCore, code: string): string {
   return `${core.publicUrl}/s/${code}`;
 }
 
+/** A link as the control API and the console show it. */
+export function linkView(core: SandboxCore, l: LinkRecord) {
+  return {
+    code: l.code,
+    url: linkUrl(core, l.code),
+    meeting_type_uuid: l.meeting_type_uuid,
+    created_at: l.created_at,
+    used_at: l.used_at,
+    meeting_uuid: l.meeting_uuid,
+  };
+}
+
 export function createSingleUseLink(
   core: SandboxCore,
   body: Record<string, unknown>,
@@ -251,36 +264,28 @@ export const apiRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/users/me/meeting-types',
-    auth: true,
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: listMeetingTypes(core, r.url.searchParams) }),
   },
   {
     method: 'POST',
     path: '/api/single-use-link',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 200, json: createSingleUseLink(core, r.body) }),
   },
   {
     method: 'POST',
     path: '/api/webhooks',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: createWebhook(core, r.body) }),
   },
   {
     method: 'GET',
     path: '/api/webhooks',
-    auth: true,
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: listWebhooks(core, r.url.searchParams) }),
   },
   {
     method: 'DELETE',
     path: '/api/webhooks/:id',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       deleteWebhook(core, r.params.id!);
       return { status: 204 };

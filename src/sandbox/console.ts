@@ -10,7 +10,7 @@
 // could use that key anyway); with a key of your own (--api-key), or elsewhere, it asks for the
 // key first and keeps it for the tab (sessionStorage), never in a URL.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createSingleUseLink } from './api.js';
+import { createSingleUseLink, linkView } from './api.js';
 import { CONSOLE_CSS, CONSOLE_JS, consoleHtml } from './console-page.js';
 import type { SandboxCore } from './core.js';
 import type { DeliveryRecord } from './deliveries.js';
@@ -53,14 +53,7 @@ export function snapshot(core: SandboxCore) {
     },
     links: {
       total: core.state.links.size,
-      items: newest(core.state.links.values(), SNAPSHOT_LIMIT).map((l) => ({
-        code: l.code,
-        url: `${core.publicUrl}/s/${l.code}`,
-        meeting_type_uuid: l.meeting_type_uuid,
-        created_at: l.created_at,
-        used_at: l.used_at,
-        meeting_uuid: l.meeting_uuid,
-      })),
+      items: newest(core.state.links.values(), SNAPSHOT_LIMIT).map((l) => linkView(core, l)),
     },
     meetings: {
       total: core.state.meetings.size,
@@ -141,22 +134,17 @@ export const consoleControlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/snapshot',
-    auth: true,
-    body: 'none',
     handle: (core) => ({ status: 200, json: snapshot(core) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/events',
-    auth: true,
-    body: 'none',
     handle: (core) => ({ status: 200, stream: eventStream(core) }),
   },
   {
     // Minting from the console: what POST /api/single-use-link does, never faulted.
     method: 'POST',
     path: '/api/_sandbox/links',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: createSingleUseLink(core, r.body) }),
   },
@@ -167,8 +155,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/',
-    auth: false,
-    body: 'none',
     handle: (core) => ({
       status: 200,
       html: consoleHtml({ key: core.consoleKey }),
@@ -178,8 +164,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.js',
-    auth: false,
-    body: 'none',
     handle: () => ({
       status: 200,
       text: CONSOLE_JS,
@@ -189,8 +173,6 @@ export const consolePageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/_console/app.css',
-    auth: false,
-    body: 'none',
     handle: () => ({ status: 200, text: CONSOLE_CSS, contentType: 'text/css; charset=utf-8' }),
   },
 ];

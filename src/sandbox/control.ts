@@ -2,25 +2,13 @@
 // real service (book, cancel, reschedule), let tests look inside (meetings, links,
 // deliveries), resend a delivery, and set synthetic faults. They need X-API-KEY like the rest
 // of /api, and faults never apply to them.
-import { linkUrl, parsePaging, envelope } from './api.js';
+import { linkView, parsePaging, envelope } from './api.js';
 import { FaultSpecError } from './faults.js';
 import { httpError, validationError } from './http.js';
 import { ACTION_VERBS, actionPath, SANDBOX_ACTIONS } from './actions.js';
 import { actionResult, performAction } from './meetings.js';
 import type { Route } from './router.js';
 import type { SandboxCore } from './core.js';
-import type { LinkRecord } from './state.js';
-
-function linkView(core: SandboxCore, l: LinkRecord) {
-  return {
-    code: l.code,
-    url: linkUrl(core, l.code),
-    meeting_type_uuid: l.meeting_type_uuid,
-    created_at: l.created_at,
-    used_at: l.used_at,
-    meeting_uuid: l.meeting_uuid,
-  };
-}
 
 /** Adds faults (422 naming the field when the description is wrong). */
 export function addFaults(core: SandboxCore, body: unknown) {
@@ -81,7 +69,6 @@ function linkTarget(body: Record<string, unknown>): string {
 const actionRoutes: Route[] = ACTION_VERBS.map((verb) => ({
   method: 'POST',
   path: `/api${actionPath(verb)}`,
-  auth: true,
   body: 'json',
   handle: (core, r) => {
     const target = SANDBOX_ACTIONS[verb].on === 'link' ? linkTarget(r.body) : r.params.uuid!;
@@ -96,8 +83,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       const paging = parsePaging(r.url.searchParams);
       const all = [...core.state.meetings.values()].map((m) => m.meeting);
@@ -116,8 +101,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/meetings/:uuid',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       const m = core.state.meetings.get(r.params.uuid!);
       if (!m) throw httpError(404, 'Not found.');
@@ -127,8 +110,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links',
-    auth: true,
-    body: 'none',
     handle: (core) => ({
       status: 200,
       json: { items: [...core.state.links.values()].map((l) => linkView(core, l)) },
@@ -137,8 +118,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/links/:code',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       const l = core.state.links.get(r.params.code!);
       if (!l) throw httpError(404, 'Not found.');
@@ -148,8 +127,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       const q = r.url.searchParams;
       const items = filterDeliveries(core, {
@@ -163,36 +140,27 @@ export const controlRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/_sandbox/deliveries/:id',
-    auth: true,
-    body: 'none',
     handle: (core, r) => ({ status: 200, json: deliveryById(core, r.params.id!) }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/deliveries/:id/resend',
-    auth: true,
-    body: 'none',
     handle: (core, r) => ({ status: 202, json: resendDelivery(core, r.params.id!) }),
   },
   {
     method: 'GET',
     path: '/api/_sandbox/faults',
-    auth: true,
-    body: 'none',
     handle: (core) => ({ status: 200, json: { items: core.faults.list() } }),
   },
   {
     method: 'POST',
     path: '/api/_sandbox/faults',
-    auth: true,
     body: 'json',
     handle: (core, r) => ({ status: 201, json: { items: addFaults(core, r.body) } }),
   },
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults',
-    auth: true,
-    body: 'none',
     handle: (core) => {
       core.faults.clear();
       return { status: 204 };
@@ -201,8 +169,6 @@ export const controlRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/api/_sandbox/faults/:id',
-    auth: true,
-    body: 'none',
     handle: (core, r) => {
       if (!/^\d+$/.test(r.params.id!) || !core.faults.remove(Number(r.params.id))) {
         throw httpError(404, 'Not found.', { detail: `No active fault ${r.params.id}.` });

@@ -69,12 +69,8 @@ export interface DeliveryOptions {
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 25_000];
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
-interface AttemptResult {
-  status: number | null;
-  error: string | null;
-  response_body: string | null;
-  fault: string | null;
-}
+/** What one attempt came to: the fields of its DeliveryAttempt that the sending decides. */
+type AttemptResult = Pick<DeliveryAttempt, 'status' | 'error' | 'response_body' | 'fault'>;
 
 export class Deliveries {
   readonly records: DeliveryRecord[] = [];

@@ -176,18 +176,8 @@ export interface SandboxFaults {
 
 /** Starts a sandbox; resolves once it listens. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
-  if (options.faults !== undefined) {
-    try {
-      parseFaults(options.faults);
-    } catch (e) {
-      if (e instanceof FaultSpecError) {
-        throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
-          [e.field]: [e.reason],
-        });
-      }
-      throw e;
-    }
-  }
+  const { faults } = options;
+  if (faults !== undefined) faultInput(() => parseFaults(faults));
   const server = await startSandboxServer({
     host: options.host,
     port: options.port ?? 0,
@@ -274,10 +264,10 @@ function wrap(server: SandboxHandle): Sandbox {
   };
 }
 
-/** Adds one fault; a wrong description is an 'invalid_input' SandboxError naming the field. */
-function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
+/** `read()` of a fault description; a wrong one is an 'invalid_input' SandboxError naming the field. */
+function faultInput<T>(read: () => T): T {
   try {
-    return core.faults.add(spec)[0]!;
+    return read();
   } catch (e) {
     if (e instanceof FaultSpecError) {
       throw new SandboxError('invalid_input', `invalid fault: ${e.message}`, {
@@ -286,6 +276,11 @@ function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
     }
     throw e;
   }
+}
+
+/** Adds one fault (faultInput). */
+function addFault(core: SandboxHandle['core'], spec: FaultsSpec): Fault {
+  return faultInput(() => core.faults.add(spec)[0]!);
 }
 
 /** What a library caller is told when the link or meeting it named is not there. */

@@ -69,21 +69,34 @@ export function parseIsoWithOffset(value: string): Date | undefined {
   return date;
 }
 
-/** Milliseconds that `timeZone` is ahead of UTC at `date`. */
-function zoneOffsetMs(date: Date, timeZone: string): number {
+/** What the wall clock in `timeZone` shows at `date` (month 1-12, hour 0-23). */
+export function wallClock(date: Date, timeZone: string) {
+  const p: Record<string, number> = {};
   const f = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
   });
-  const p: Record<string, number> = {};
   for (const part of f.formatToParts(date)) p[part.type] = Number(part.value);
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
+  return {
+    year: p.year!,
+    month: p.month!,
+    day: p.day!,
+    hour: p.hour! % 24,
+    minute: p.minute!,
+    second: p.second!,
+  };
+}
+
+/** Milliseconds that `timeZone` is ahead of UTC at `date`. */
+function zoneOffsetMs(date: Date, timeZone: string): number {
+  const w = wallClock(date, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(date.getTime() / 1000) * 1000;
 }
 
@@ -101,18 +114,8 @@ export function zonedTimeToUtc(
 
 /** Tomorrow at 10:00 on the invitee's wall clock. */
 export function defaultStart(now: Date, timeZone: string): Date {
-  const tomorrow = new Date(now.getTime() + 24 * 3600_000);
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-  }).formatToParts(tomorrow);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return zonedTimeToUtc(
-    { year: get('year'), month: get('month'), day: get('day'), hour: 10, minute: 0 },
-    timeZone,
-  );
+  const { year, month, day } = wallClock(new Date(now.getTime() + 24 * 3600_000), timeZone);
+  return zonedTimeToUtc({ year, month, day, hour: 10, minute: 0 }, timeZone);
 }
 
 function optionalString(

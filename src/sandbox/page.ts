@@ -3,7 +3,7 @@
 // No API key here — the page is public, like the service's.
 import type { Meeting } from '../api/types.js';
 import { HttpError } from './http.js';
-import { bookLink, DEFAULT_INVITEE, defaultStart, zonedTimeToUtc } from './meetings.js';
+import { bookLink, DEFAULT_INVITEE, defaultStart, wallClock, zonedTimeToUtc } from './meetings.js';
 import type { Reply, Route } from './router.js';
 import type { SandboxCore } from './core.js';
 import type { LinkRecord } from './state.js';
@@ -66,19 +66,9 @@ function usedPage(): Reply {
 
 /** "2026-12-01T10:00" on the invitee's wall clock, for a datetime-local input. */
 function localInputValue(d: Date, timeZone: string): string {
-  const p: Record<string, string> = {};
-  for (const part of new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(d)) {
-    p[part.type] = part.value;
-  }
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+  const w = wallClock(d, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}`;
 }
 
 function formPage(
@@ -178,8 +168,6 @@ export const pageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/s/:code',
-    auth: false,
-    body: 'none',
     handle: (core, r) => {
       const link = core.state.links.get(r.params.code!);
       if (!link) return notFoundPage();
@@ -190,7 +178,6 @@ export const pageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/s/:code',
-    auth: false,
     body: 'form',
     handle: (core, r) => {
       const link = core.state.links.get(r.params.code!);

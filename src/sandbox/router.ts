@@ -67,9 +67,8 @@ export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path with :params, e.g. "/api/webhooks/:id". */
   path: string;
-  /** Requires X-API-KEY (everything under /api does). */
-  auth: boolean;
-  body: BodyKind;
+  /** How the request body is read; default 'none' (not parsed: the handler gets {}). */
+  body?: BodyKind;
   handle(core: SandboxCore, r: RouteRequest): Reply | Promise<Reply>;
 }
 
@@ -151,7 +150,7 @@ function parseFormBody(bytes: Buffer, contentType: string | undefined): Record<s
 }
 
 export interface RouterOptions {
-  /** The X-API-KEY that routes with `auth` require. */
+  /** The X-API-KEY that every route under /api requires. */
   apiKey: string;
   /** Request bodies larger than this are answered 413. */
   maxBodyBytes: number;
@@ -287,7 +286,8 @@ export function createRequestHandler(
         }
       }
 
-      if (route.auth) {
+      // Everything under /api needs the X-API-KEY, and nothing else: the path decides.
+      if (route.path.startsWith('/api/')) {
         const given = req.headers['x-api-key'];
         if (given === undefined || given === '') {
           throw httpError(

@@ -60,61 +60,44 @@ export function locateJsonError(text: string): JsonSyntaxProblem | undefined {
     throw unexpected('expected a value');
   };
 
-  const object = (): void => {
-    i++; // {
+  /** An object or an array: `member` after the opening and after each comma, up to `close`. */
+  const container = (close: '}' | ']', member: () => void, after: string): void => {
+    i++; // { or [
     ws();
-    if (text[i] === '}') {
+    if (text[i] === close) {
       i++;
       return;
     }
     for (;;) {
       ws();
-      if (text[i] === '}') throw new Stop(i, 'trailing commas are not allowed in JSON');
-      if (text[i] !== '"') {
-        if (text[i] === "'") throw new Stop(i, 'property names must be in double quotes');
-        throw unexpected('expected a property name in double quotes');
-      }
-      string();
-      ws();
-      if (text[i] !== ':') throw unexpected("expected ':' after the property name");
-      i++;
-      value();
+      if (text[i] === close) throw new Stop(i, 'trailing commas are not allowed in JSON');
+      member();
       ws();
       if (text[i] === ',') {
         i++;
         continue;
       }
-      if (text[i] === '}') {
+      if (text[i] === close) {
         i++;
         return;
       }
-      throw unexpected("expected ',' or '}' after the property value");
+      throw unexpected(`expected ',' or '${close}' after ${after}`);
     }
   };
 
-  const array = (): void => {
-    i++; // [
+  const property = (): void => {
+    if (text[i] !== '"') {
+      if (text[i] === "'") throw new Stop(i, 'property names must be in double quotes');
+      throw unexpected('expected a property name in double quotes');
+    }
+    string();
     ws();
-    if (text[i] === ']') {
-      i++;
-      return;
-    }
-    for (;;) {
-      ws();
-      if (text[i] === ']') throw new Stop(i, 'trailing commas are not allowed in JSON');
-      value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      throw unexpected("expected ',' or ']' after the array element");
-    }
+    if (text[i] !== ':') throw unexpected("expected ':' after the property name");
+    i++;
+    value();
   };
+  const object = () => container('}', property, 'the property value');
+  const array = () => container(']', value, 'the array element');
 
   const string = (): void => {
     const start = i;

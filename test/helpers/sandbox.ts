@@ -11,7 +11,12 @@ export type TestSandbox = SandboxHandle & {
   env: { SCHED_BASE_URL: string; SCHED_API_KEY: string };
   /** fetch() against the API with the key set; `path` is relative to baseUrl ("/webhooks"). */
   api(path: string, init?: RequestInit): Promise<Response>;
+  /** Mints a single-use link to a seeded meeting type (POST /_sandbox/links). */
+  mintLink(typeUuid?: string): Promise<{ code: string; url: string }>;
 };
+
+/** A meeting type every sandbox seeds. */
+export const SEEDED_TYPE_UUID = '3f2a9c4e-7b1d-4e8a-9c55-1d2e3f4a5b6c';
 
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
   const sb = await startSandboxServer({
@@ -32,6 +37,14 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
         headers.set('content-type', 'application/json');
       }
       return fetch(sb.baseUrl + path, { ...init, headers });
+    },
+    async mintLink(this: TestSandbox, typeUuid = SEEDED_TYPE_UUID) {
+      const r = await this.api('/_sandbox/links', {
+        method: 'POST',
+        body: JSON.stringify({ meeting_type_uuid: typeUuid }),
+      });
+      if (r.status !== 201) throw new Error(`minting a link answered ${r.status}`);
+      return (await r.json()) as { code: string; url: string };
     },
   });
 }

@@ -114,6 +114,16 @@ describe('the console endpoints', () => {
     expect(snap.webhooks.items[0]).toMatchObject({ url: rx.url, signed: true });
   });
 
+  it('a link in the snapshot is the link the control API shows', async () => {
+    const made = await sb.mintLink();
+    const snap = (await (await sb.api('/_sandbox/snapshot')).json()) as {
+      links: { items: Array<{ code: string }> };
+    };
+    const shown = await (await sb.api(`/_sandbox/links/${made.code}`)).json();
+    expect(snap.links.items.find((l) => l.code === made.code)).toEqual(shown);
+    expect(shown).toMatchObject({ code: made.code, url: `${sb.publicUrl}/s/${made.code}` });
+  });
+
   it('a preflight from another origin is never granted', async () => {
     const r = await fetch(`${sb.baseUrl}/_sandbox/faults`, {
       method: 'OPTIONS',

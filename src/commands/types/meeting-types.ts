@@ -39,20 +39,13 @@ function invocation(ctx: Cancellable): Invocation {
  * (exit 1) instead of reading whatever a server announces. A UUID needs no list.
  */
 export async function allMeetingTypes(ctx: Cancellable, client: ApiClient): Promise<MeetingType[]> {
-  const [{ meetingTypes }, { adaptivePageLimiter }, { MAX_HELD_ITEMS }] = await Promise.all([
+  const [{ meetingTypes }, { heldWalk }] = await Promise.all([
     import('../../api/endpoints.js'),
     import('../../bulk/page-walk.js'),
-    import('../../api/paginate.js'),
   ]);
+  const hint = `give the meeting type by its UUID (\`${accountCommand(invocation(ctx))`sched types list --name <text>`}\` finds it): a UUID needs no list`;
   const list: MeetingType[] = [];
-  for await (const t of meetingTypes(client, {
-    all: true,
-    signal: ctx.signal,
-    limiter: adaptivePageLimiter,
-    maxItems: MAX_HELD_ITEMS,
-    maxItemsHint: `give the meeting type by its UUID (\`${accountCommand(invocation(ctx))`sched types list --name <text>`}\` finds it): a UUID needs no list`,
-  }))
-    list.push(t);
+  for await (const t of meetingTypes(client, heldWalk(ctx.signal, hint))) list.push(t);
   return list;
 }
 

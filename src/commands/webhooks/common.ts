@@ -63,19 +63,12 @@ export const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
 
 /** Every webhook of the account, every page read first (for --if-absent, rm --url/--all). */
 export async function allWebhooks(ctx: Context, client: ApiClient): Promise<Webhook[]> {
-  const [{ webhooks }, { adaptivePageLimiter }, { MAX_HELD_ITEMS }] = await Promise.all([
+  const [{ webhooks }, { heldWalk }] = await Promise.all([
     import('../../api/endpoints.js'),
     import('../../bulk/page-walk.js'),
-    import('../../api/paginate.js'),
   ]);
   const list: Webhook[] = [];
-  for await (const w of webhooks(client, {
-    all: true,
-    signal: ctx.signal,
-    limiter: adaptivePageLimiter,
-    maxItems: MAX_HELD_ITEMS,
-  }))
-    list.push(w);
+  for await (const w of webhooks(client, heldWalk(ctx.signal))) list.push(w);
   return list;
 }
 

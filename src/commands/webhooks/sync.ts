@@ -8,8 +8,7 @@ import type { Context } from '../../context.js';
 import type { WebhooksSyncOptions } from './inputs.js';
 import type { ApiClient } from '../../api/client.js';
 import { createWebhook, removeWebhook, webhooks } from '../../api/endpoints.js';
-import { adaptivePageLimiter } from '../../bulk/page-walk.js';
-import { MAX_HELD_ITEMS } from '../../api/paginate.js';
+import { heldWalk } from '../../bulk/page-walk.js';
 import type { Webhook } from '../../api/types.js';
 import type { SchedError } from '../../errors.js';
 import { Interrupted, NetworkError, OutputFailed, UsageError } from '../../errors.js';
@@ -204,12 +203,7 @@ async function listAllWebhooks(
   signal: AbortSignal,
   warn: (line: string) => void,
 ): Promise<Webhook[]> {
-  const list = webhooks(api, {
-    all: true,
-    signal,
-    limiter: adaptivePageLimiter,
-    maxItems: MAX_HELD_ITEMS,
-  });
+  const list = webhooks(api, heldWalk(signal));
   const seen = new Map<string, Webhook>();
   for await (const w of list) seen.set(w.uuid, w);
   const total = list.stats.total;

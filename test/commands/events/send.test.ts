@@ -12,6 +12,8 @@ import { startProxy } from '../../helpers/fault-server.js';
 
 const FIXTURE = new URL('../../fixtures/real-delivery.json', import.meta.url).pathname;
 const SECRET = 'shh-3b1f0c9a';
+/** The first keys of `events send --json`'s line, in the contract's order; then what differs. */
+const SENT_KEYS = ['status', 'ms', 'url', 'event', 'uuid', 'signed'];
 
 function independentlyValid(secret: string, body: Buffer, header: string | undefined): boolean {
   if (!header) return false;
@@ -99,6 +101,8 @@ describe('sched events send', () => {
       response: 'ok',
     });
     expect(typeof out.ms).toBe('number');
+    // The contract's shape, in its order.
+    expect(Object.keys(out)).toEqual([...SENT_KEYS, 'bytes', 'response']);
   });
 
   it('sends no signature header without a secret', async () => {
@@ -238,6 +242,7 @@ describe('sched events send: the edges', () => {
       signed: false,
       error: 'connection refused (is the receiver running?)',
     });
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual([...SENT_KEYS, 'error']);
   });
 
   it('HTTP_PROXY carries a delivery to a remote receiver, never to a loopback one', async () => {

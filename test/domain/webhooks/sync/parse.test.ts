@@ -71,7 +71,10 @@ describe('locateJsonError', () => {
   const cases: Array<[string, number, number, RegExp]> = [
     ['{"a": 1', 1, 8, /unexpected end of file/],
     ['{"a" 1}', 1, 6, /expected ':'/],
-    ['{"a": 1 "b": 2}', 1, 9, /expected ',' or '}'/],
+    ['{"a": 1 "b": 2}', 1, 9, /expected ',' or '}' after the property value$/],
+    ['[1 2]', 1, 4, /expected ',' or '\]' after the array element$/],
+    ['[1, [2,]]', 1, 8, /trailing commas/],
+    ['{"a": {}, }', 1, 11, /trailing commas/],
     ["{'a': 1}", 1, 2, /double quotes/],
     ['[1, 2,]', 1, 7, /trailing commas/],
     ['{"a": tru}', 1, 7, /expected a value/],
