@@ -38,6 +38,7 @@ import {
   LineTooLong,
   openUserFile,
   untilAborted,
+  type FileLine,
   type OpenedFile,
 } from '../../user-file.js';
 
@@ -233,70 +234,96 @@ interface Choice {
 }
 
 /**
- * First pass: every line checked completely, before anything is sent; what is chosen (by
- * uuid, then the last n) is kept as where it is in the file — or, for a pipe, its bytes.
- * --failed chooses by each delivery's latest outcome: its forwards' (`listen --forward-to`),
- * then each replay's (the outcome lines after it).
+ * What the first pass picks, line by line: by uuid, then (--failed) by each delivery's latest
+ * outcome — its forwards' (`listen --forward-to`), then each replay's (the outcome lines after
+ * it) — then the last n; kept as where each is in the file, or, for a pipe, its bytes.
  */
+class Picks {
+  private readonly wanted: Set<string> | undefined;
+  private readonly found = new Set<string>();
+  private readonly held = { bytes: 0 };
+  private readonly picked: Chosen[] = [];
+  /** --failed: every delivery it may pick, by line (an outcome names its line). */
+  private readonly candidates = new Map<number, Candidate>();
+
+  constructor(
+    private readonly file: string,
+    private readonly f: OpenedFile,
+    private readonly opts: ChooseOptions,
+  ) {
+    this.wanted = opts.uuids ? new Set(opts.uuids) : undefined;
+  }
+
+  delivery(l: FileLine, d: CapturedDelivery): void {
+    // An unverified delivery recorded without its body (listen --record with a secret) has
+    // nothing to replay.
+    if (d.bodyOmitted !== undefined) return;
+    const uuid = d.uuid;
+    if (this.wanted && !this.wanted.has(uuid ?? '')) return;
+    const c: Chosen = { line: l.line, start: l.start, length: l.bytes.length };
+    if (this.opts.failed) {
+      const failed = forwardsFailed(d);
+      if (failed && !this.f.regular) hold(c, l.bytes, this.held, this.file);
+      this.candidates.set(l.line, { ...c, uuid, failed, fixed: false });
+      return;
+    }
+    this.found.add(uuid ?? '');
+    if (!this.f.regular) hold(c, l.bytes, this.held, this.file);
+    this.picked.push(c);
+    if (this.opts.last !== undefined && this.picked.length > this.opts.last) {
+      this.held.bytes -= this.picked.shift()!.bytes?.length ?? 0;
+    }
+  }
+
+  outcome(o: ReplayOutcome): void {
+    if (this.opts.failed) applyOutcome(this.file, this.f, this.candidates, this.held, o);
+  }
+
+  /** What was picked; a --uuid that picked nothing is a usage error naming it. */
+  result(): Choice {
+    const all = [...this.candidates.values()];
+    const failed = all.filter((c) => c.failed);
+    for (const c of failed) this.found.add(c.uuid ?? '');
+    const missing = [...(this.wanted ?? [])].filter((u) => !this.found.has(u));
+    if (missing.length > 0) {
+      throw new UsageError(
+        `no delivery in ${quote(this.file)} has the uuid ${missing.map((u) => quote(u)).join(', ')}`,
+        { hint: `list them with: ${shellCommand`jq -r ${UUIDS_JQ} ${this.file}`}` },
+      );
+    }
+    return {
+      picked: this.opts.failed ? failed.slice(-(this.opts.last ?? Infinity)) : this.picked,
+      fixed: all.filter((c) => !c.failed && c.fixed).length,
+    };
+  }
+}
+
+/** First pass: every line checked completely, before anything is sent (Picks chooses). */
 async function choose(
   ctx: Context,
   file: string,
   f: OpenedFile,
   opts: ChooseOptions,
 ): Promise<Choice> {
-  const wanted = opts.uuids ? new Set(opts.uuids) : undefined;
-  const found = new Set<string>();
+  const picks = new Picks(file, f, opts);
   let total = 0;
-  const held = { bytes: 0 };
-  const picked: Chosen[] = [];
-  const candidates = new Map<number, Candidate>();
   for await (const l of linesOf(ctx, file, f)) {
     const p = parse(file, l.line, l.bytes);
     if (!p) continue;
     if ('outcome' in p) {
-      if (opts.failed) applyOutcome(file, f, candidates, held, p.outcome);
+      picks.outcome(p.outcome);
       continue;
     }
     prepare(file, l.line, p.delivery, opts.secret);
     total += 1;
-    // An unverified delivery recorded without its body (listen --record with a secret) has
-    // nothing to replay.
-    if (p.delivery.bodyOmitted !== undefined) continue;
-    const uuid = p.delivery.uuid;
-    if (wanted && !wanted.has(uuid ?? '')) continue;
-    const c: Chosen = { line: l.line, start: l.start, length: l.bytes.length };
-    if (opts.failed) {
-      const failed = forwardsFailed(p.delivery);
-      if (failed && !f.regular) hold(c, l.bytes, held, file);
-      candidates.set(l.line, { ...c, uuid, failed, fixed: false });
-      continue;
-    }
-    found.add(uuid ?? '');
-    if (!f.regular) hold(c, l.bytes, held, file);
-    picked.push(c);
-    if (opts.last !== undefined && picked.length > opts.last) {
-      held.bytes -= picked.shift()!.bytes?.length ?? 0;
-    }
+    picks.delivery(l, p.delivery);
   }
   if (total === 0) {
     throw new UsageError(`${quote(file)} holds no recorded delivery`, {
       hint: 'record deliveries with `sched webhooks listen --record <file>`',
     });
   }
-  const all = [...candidates.values()];
-  const failed = all.filter((c) => c.failed);
-  for (const c of failed) found.add(c.uuid ?? '');
-  const missing = [...(wanted ?? [])].filter((u) => !found.has(u));
-  if (missing.length > 0) {
-    throw new UsageError(
-      `no delivery in ${quote(file)} has the uuid ${missing.map((u) => quote(u)).join(', ')}`,
-      { hint: `list them with: ${shellCommand`jq -r ${UUIDS_JQ} ${file}`}` },
-    );
-  }
-  return {
-    picked: opts.failed ? failed.slice(-(opts.last ?? Infinity)) : picked,
-    fixed: all.filter((c) => !c.failed && c.fixed).length,
-  };
+  return picks.result();
 }
 
 /** Second pass: one chosen line at a time, read again from the same descriptor. */
@@ -395,7 +422,6 @@ interface Sending {
 }
 
 async function send(ctx: Context, s: Sending): Promise<void> {
-  const json = printsData(ctx.globals);
   const target = s.to.toString();
   const mask = masker([s.secret]);
   const n = s.picked.length;
@@ -436,28 +462,7 @@ async function send(ctx: Context, s: Sending): Promise<void> {
       to: target,
       ...answer,
     });
-    const what = {
-      line,
-      event: delivery.event,
-      uuid: delivery.uuid,
-      url: target,
-      signed: headers[SIGNATURE_HEADER] !== undefined,
-      resigned: s.secret !== undefined,
-      ...answer,
-      ms: r.ms,
-    };
-    if (json) {
-      await renderJsonLine(ctx.io, what);
-    } else {
-      const name = sanitizeCell(
-        `${delivery.event ?? '(no event)'} ${delivery.uuid ?? '(no uuid)'}`,
-      );
-      const said = r.ok
-        ? `${r.status} ${sanitizeCell(mask(r.statusText)).trim()}`.trim() + ` in ${r.ms} ms`
-        : `no answer: ${r.message}`;
-      const c = ctx.io.color;
-      await renderText(ctx.io, `line ${line}  ${name}  ${ok ? c.green(said) : c.red(said)}\n`);
-    }
+    await showSent(ctx, { line, delivery, headers, r, answer, target, secret: s.secret });
     if (unrecorded) throw notRecorded(unrecorded, { sent, n, line, status: answer.status });
   }
   if (failed > 0) {
@@ -465,6 +470,40 @@ async function send(ctx: Context, s: Sending): Promise<void> {
       `${failed} of ${n} replayed ${n === 1 ? 'delivery' : 'deliveries'} did not get a 2xx answer from ${target}`,
     );
   }
+}
+
+/** One replayed delivery on stdout: an NDJSON object (--json), or a line of text. */
+async function showSent(
+  ctx: Context,
+  o: Pick<Prepared, 'line' | 'delivery' | 'headers'> & {
+    r: Awaited<ReturnType<typeof postRaw>>;
+    answer: { status: number | null; error?: string };
+    target: string;
+    secret: string | undefined;
+  },
+): Promise<void> {
+  const { line, delivery, r } = o;
+  if (printsData(ctx.globals)) {
+    await renderJsonLine(ctx.io, {
+      line,
+      event: delivery.event,
+      uuid: delivery.uuid,
+      url: o.target,
+      signed: o.headers[SIGNATURE_HEADER] !== undefined,
+      resigned: o.secret !== undefined,
+      ...o.answer,
+      ms: r.ms,
+    });
+    return;
+  }
+  const mask = masker([o.secret]);
+  const name = sanitizeCell(`${delivery.event ?? '(no event)'} ${delivery.uuid ?? '(no uuid)'}`);
+  const said = r.ok
+    ? `${r.status} ${sanitizeCell(mask(r.statusText)).trim()}`.trim() + ` in ${r.ms} ms`
+    : `no answer: ${r.message}`;
+  const c = ctx.io.color;
+  const ok = outcomeOk(o.answer);
+  await renderText(ctx.io, `line ${line}  ${name}  ${ok ? c.green(said) : c.red(said)}\n`);
 }
 
 /** Appends one outcome to the journal, if there is one; the failed write, if it failed. */

@@ -149,13 +149,11 @@ export class CaptureFile {
    * symbolic link, other hard links, another owner or other readers refused).
    */
   static async open(file: string, maxBytes = MAX_RECORDING_BYTES): Promise<CaptureFile> {
-    try {
-      const { fh, size } = await openPrivateAppend(file, { create: true });
-      return new CaptureFile(file, fh, size, maxBytes);
-    } catch (e) {
-      if (!(e instanceof AppendRefused)) throw e;
-      throw new UsageError(`cannot record to ${quote(file)}: ${e.why}${e.newFile ? NEW_FILE : ''}`);
+    const r = await openPrivateAppend(file, { create: true });
+    if (r instanceof AppendRefused) {
+      throw new UsageError(`cannot record to ${quote(file)}: ${r.why}${r.newFile ? NEW_FILE : ''}`);
     }
+    return new CaptureFile(file, r.fh, r.size, maxBytes);
   }
 
   append(c: CapturedDelivery): Promise<void> {
@@ -193,14 +191,13 @@ const NEW_FILE = '; record to a new file';
  * Why a recording is not appended to: `why` in words; `newFile` when the fix is another file
  * (another owner, other readers, other names), not something done to this one.
  */
-export class AppendRefused extends Error {
+export class AppendRefused {
   constructor(
     readonly why: string,
     readonly newFile: boolean,
+    /** The system's code, when the open failed (ELOOP, ENLINK, EACCES, ...). */
     readonly code?: string,
-  ) {
-    super(why);
-  }
+  ) {}
 }
 
 /**
@@ -209,12 +206,12 @@ export class AppendRefused extends Error {
  * `create`), a symbolic link never followed (a link planted at the path must not redirect it),
  * only a regular file with no other hard link, the user's own and readable by no one else
  * (exposureStat, the config's group rule): one that was open to others may be open in another
- * process already, which a chmod would not close. It is then set to 0600. Throws AppendRefused.
+ * process already, which a chmod would not close. It is then set to 0600. Else why not.
  */
 export async function openPrivateAppend(
   file: string,
   opts: { create: boolean },
-): Promise<{ fh: FileHandle; size: number; stat: Stats }> {
+): Promise<{ fh: FileHandle; size: number; stat: Stats } | AppendRefused> {
   let fh: FileHandle | undefined;
   let st: Stats;
   let exposed: Exposure | undefined;
@@ -226,15 +223,15 @@ export async function openPrivateAppend(
   } catch (e) {
     await fh?.close().catch(() => undefined);
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new AppendRefused('it is a symbolic link', false, code);
+    if (code === 'ELOOP') return new AppendRefused('it is a symbolic link', false, code);
     if (code === 'ENLINK') {
-      throw new AppendRefused(
+      return new AppendRefused(
         'it has other hard links (another name for the same file)',
         true,
         code,
       );
     }
-    throw new AppendRefused(fileProblem(e), false, code);
+    return new AppendRefused(fileProblem(e), false, code);
   }
   if (exposed) {
     await fh.close().catch(() => undefined);
@@ -242,7 +239,7 @@ export async function openPrivateAppend(
       exposed.why === 'owner'
         ? `it belongs to another user (uid ${exposed.uid})`
         : `it is ${readableBy(exposed)} (mode ${octal(exposed.mode)}), and a reader may have it open already`;
-    throw new AppendRefused(what, true);
+    return new AppendRefused(what, true);
   }
   return { fh, size: st.size, stat: st };
 }

@@ -65,13 +65,8 @@ export class Journal {
    */
   static async open(file: string, read: OpenedFile): Promise<Journal | { refused: string }> {
     if (!read.regular) return { refused: 'it is not a regular file' };
-    let opened: Awaited<ReturnType<typeof openPrivateAppend>>;
-    try {
-      opened = await openPrivateAppend(file, { create: false });
-    } catch (e) {
-      if (!(e instanceof AppendRefused)) throw e;
-      return { refused: e.why };
-    }
+    const opened = await openPrivateAppend(file, { create: false });
+    if (opened instanceof AppendRefused) return { refused: opened.why };
     const { fh, stat, size } = opened;
     if (stat.dev !== read.stat.dev || stat.ino !== read.stat.ino) {
       await fh.close().catch(() => undefined);
