@@ -21,7 +21,15 @@ export function spawnWithFileLimit(
     reject: false,
     input: '',
     stripFinalNewline: false,
-    env: { NO_COLOR: '1', FORCE_COLOR: undefined, CI: undefined, ...env },
+    // No V8 coverage from this child (`npm run coverage`): the limit would cut its coverage
+    // file too, and the report could not read it.
+    env: {
+      NO_COLOR: '1',
+      FORCE_COLOR: undefined,
+      CI: undefined,
+      NODE_V8_COVERAGE: undefined,
+      ...env,
+    },
   });
 }
 
