@@ -5,7 +5,7 @@
 // Each command is in backquotes and starts with `sched`: the CLI's error report names the
 // program as it was invoked (names.ts asInvoked), so a `schedcli` user reads `schedcli …`.
 // Every value from outside is one shell word (shellCommand).
-import { shellCommand, shellWord } from './quote.js';
+import { shellLine, shellWord } from './quote.js';
 
 /** The parts of the parsed invocation a suggested command keeps. */
 export interface Invocation {
@@ -67,7 +67,7 @@ export function accountCommand(
   inv: Invocation,
 ): (parts: TemplateStringsArray, ...values: ReadonlyArray<string | number>) => string {
   return (parts, ...values) =>
-    [shellCommand(parts, ...values), ...profileWords(inv), ...baseUrlWords(inv)].join(' ');
+    [shellLine(parts, values), ...profileWords(inv), ...baseUrlWords(inv)].join(' ');
 }
 
 /**
