@@ -33,7 +33,7 @@ const { generatedFiles } = await import(pathToFileURL(entry).href);
 
 // docs/commands/ holds only generated pages: one of a removed command goes away.
 rmSync(join(root, 'docs', 'commands'), { recursive: true, force: true });
-for (const [path, text] of generatedFiles()) {
+for (const [path, text] of await generatedFiles()) {
   mkdirSync(dirname(join(root, path)), { recursive: true });
   writeFileSync(join(root, path), text);
 }

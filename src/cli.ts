@@ -23,6 +23,9 @@ import type { IO } from './io.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean, nearest } from './text/suggest.js';
 import { asInvoked } from './names.js';
+// The process's entry takes these from here: one chunk to load, no facade chunk of its own.
+export { invokedName } from './names.js';
+export { loadProcessIO } from './io.js';
 import {
   checkExclusive,
   checkOutputFormat,
@@ -39,17 +42,6 @@ import {
   type InputOf,
 } from './commands/define.js';
 import { HELP_TOPICS } from './commands/help/topics.js';
-import { auth } from './commands/auth/index.js';
-import { profiles } from './commands/profiles/index.js';
-import { types } from './commands/types/index.js';
-import { link } from './commands/link/index.js';
-import { webhooks } from './commands/webhooks/index.js';
-import { events } from './commands/events/index.js';
-import { sig } from './commands/sig/index.js';
-import { sandbox } from './commands/sandbox/index.js';
-import { api } from './commands/api/index.js';
-import { mcp } from './commands/mcp/index.js';
-import { complete, completion } from './commands/completion/index.js';
 
 /** package.json's version, put in by the bundler (scripts/build.mjs) and by vitest.config.ts. */
 declare const SCHED_VERSION: string;
@@ -63,6 +55,8 @@ export interface RunDeps {
   prompter?: Prompter;
   /** The name the program was invoked as (src/names.ts); `sched` when not given. */
   name?: string;
+  /** The process exits when runCli returns (see ContextDeps). */
+  exits?: boolean;
 }
 
 function outputFormat(value: string): OutputFormat {
@@ -95,21 +89,25 @@ export const GLOBAL_INPUT = input({
 });
 type GlobalInput = InputOf<typeof GLOBAL_INPUT>;
 
-/** Every command under `sched`, in the order help lists them. */
-export const COMMANDS: readonly CommandDef[] = [
-  auth,
-  profiles,
-  types,
-  link,
-  webhooks,
-  events,
-  sig,
-  sandbox,
-  api,
-  mcp,
-  completion,
-  complete,
-];
+/**
+ * Every command group under `sched`, in the order help lists them, each loaded only when asked:
+ * an invocation loads the definitions of the group it names (groupAsked), help, docs and
+ * completion the whole tree.
+ */
+const GROUPS: Readonly<Record<string, () => Promise<CommandDef>>> = {
+  auth: async () => (await import('./commands/auth/index.js')).auth,
+  profiles: async () => (await import('./commands/profiles/index.js')).profiles,
+  types: async () => (await import('./commands/types/index.js')).types,
+  link: async () => (await import('./commands/link/index.js')).link,
+  webhooks: async () => (await import('./commands/webhooks/index.js')).webhooks,
+  events: async () => (await import('./commands/events/index.js')).events,
+  sig: async () => (await import('./commands/sig/index.js')).sig,
+  sandbox: async () => (await import('./commands/sandbox/index.js')).sandbox,
+  api: async () => (await import('./commands/api/index.js')).api,
+  mcp: async () => (await import('./commands/mcp/index.js')).mcp,
+  completion: async () => (await import('./commands/completion/index.js')).completion,
+  __complete: async () => (await import('./commands/completion/index.js')).complete,
+};
 
 function visibleNames(c: Command): string[] {
   return c.commands
@@ -224,29 +222,32 @@ const VALUE_FLAGS = new Set(
 /**
  * The one command group an invocation asks for (`types` in `sched --json types list`), or
  * undefined when it is not plain which (help, completion, a word that names no group, an
- * option we do not know): then the whole tree is built. Building only the group asked for
- * saves start-up (measured: ~10 ms of CPU on Node 24 for `profiles ls`, BENCHMARKS.md); what
- * commander prints for that group is the same either way.
+ * option we do not know): then the whole tree is built. Loading and building only the group
+ * asked for saves start-up (BENCHMARKS.md); what commander prints for that group is the same
+ * either way.
  */
-export function groupAsked(argv: readonly string[]): CommandDef | undefined {
+export function groupAsked(argv: readonly string[]): string | undefined {
+  const [first] = commandWords(argv);
+  // `completion` prints a script of the whole tree; `__complete` needs only itself.
+  return first && Object.hasOwn(GROUPS, first) && first !== 'completion' ? first : undefined;
+}
+
+/** The words of argv that may name commands: before `--`, without options and their values. */
+function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
-    const def = COMMANDS.find((d) => d.name === a || d.aliases?.includes(a));
-    // `completion` prints a script of the whole tree; `__complete` needs only itself.
-    return def && def !== completion ? def : undefined;
+    if (!argv[i]!.startsWith('-')) words.push(argv[i]!);
+    else if (VALUE_FLAGS.has(argv[i]!)) i++;
   }
-  return undefined;
+  return words;
 }
 
 /**
  * The command tree. `act` decides what running a command means (real run, or a test). With
- * `only`, just that group is registered under the root (see groupAsked).
+ * `only`, just that group is loaded and registered under the root (see groupAsked).
  */
-export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Command {
+export async function buildProgram(act: Act, only?: string, name = 'sched'): Promise<Command> {
+  const defs = await Promise.all((only ? [only] : Object.keys(GROUPS)).map((g) => GROUPS[g]!()));
   const program = new Command(name)
     .description(
       asInvoked(
@@ -264,7 +265,7 @@ export function buildProgram(act: Act, only?: CommandDef, name = 'sched'): Comma
     .configureHelp({ showGlobalOptions: true });
   for (const o of GLOBAL_INPUT.options) program.addOption(commanderOption(o));
 
-  for (const def of only ? [only] : COMMANDS) register(program, def, act);
+  for (const def of defs) register(program, def, act);
   answerGroups(program);
   keepOwnOptions(program);
   checkGiven(program);
@@ -331,10 +332,8 @@ function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
 /** The deepest command the words of argv name (`types list -o yaml` → types list). */
 function typedCommand(program: Command, argv: readonly string[]): Command {
   let target = program;
-  for (const w of argv) {
-    if (w === '--') break;
-    const next = target.commands.find((k) => k.name() === w || k.aliases().includes(w));
-    if (next) target = next;
+  for (const w of commandWords(argv)) {
+    target = target.commands.find((k) => k.name() === w || k.aliases().includes(w)) ?? target;
   }
   return target;
 }
@@ -432,6 +431,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
         signal,
         version: VERSION,
         prompter: deps.prompter,
+        exits: deps.exits,
       });
       try {
         const opts = readInput(cmd, def);
@@ -444,7 +444,7 @@ export async function runCli(argv: string[], deps: RunDeps): Promise<number> {
       }
     };
 
-  const program = buildProgram(act, groupAsked(argv), deps.name);
+  const program = await buildProgram(act, groupAsked(argv), deps.name);
   // Commander writes help to stdout through our io; its errors are said below.
   const early = () =>
     io ?? resolveIO(deps, { color: program.getOptionValue('color') !== false, noInput: true });

@@ -104,6 +104,8 @@ export interface ContextDeps {
   version: string;
   /** Injected in tests; otherwise the inquirer prompter on io. */
   prompter?: Prompter;
+  /** The process ends with the command (process-main): its connections end with it, unclosed. */
+  exits?: boolean;
 }
 
 export function normalizeBaseUrl(raw: string, source: string): string {
@@ -328,7 +330,7 @@ export function createContext(deps: ContextDeps): Context {
           // Cleanup failures must not mask the command's own result.
         }
       }
-      await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+      if (!deps.exits) await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
     },
   };
   return ctx;

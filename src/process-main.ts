@@ -3,11 +3,8 @@
 // src/binary.ts (the standalone executable). Imports nothing at the top (see src/main.ts).
 
 export async function main(): Promise<void> {
-  const [{ runCli }, makeIO, { invokedName }] = await Promise.all([
-    import('./cli.js'),
-    import('./io.js').then((m) => m.loadProcessIO()),
-    import('./names.js'),
-  ]);
+  const { runCli, invokedName, loadProcessIO } = await import('./cli.js');
+  const makeIO = await loadProcessIO();
 
   const controller = new AbortController();
   let signals = 0;
@@ -34,6 +31,7 @@ export async function main(): Promise<void> {
     env: process.env,
     signal: controller.signal,
     name: invokedName(process.argv[1]),
+    exits: true,
   });
   // Let stdout drain before leaving (a pipe may still hold data).
   process.exitCode = code;

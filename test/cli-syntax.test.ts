@@ -88,6 +88,15 @@ const ROWS: Record<string, Row> = {
       "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
       USAGE('sched types list'),
   },
+  "a bad value after a global option's value that names a command": {
+    // "types" is the profile's name here: the usage is the program's (no command was typed).
+    argv: ['--profile', 'types', '-o', 'yaml'],
+    code: 2,
+    stdout: '',
+    stderr:
+      "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
+      USAGE('sched'),
+  },
   'a bad value with no command': {
     argv: ['-o', 'yaml'],
     code: 2,

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, groupAsked, reportError, VERSION } from '../src/cli.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildProgram, groupAsked, reportError, runCli, VERSION } from '../src/cli.js';
 import { definitionOf } from '../src/commands/define.js';
 import { QuietExit, UsageError } from '../src/errors.js';
 import { createBufferIO } from './helpers/buffer-io.js';
 import { runSched } from './helpers/run.js';
+import { envelope } from './helpers/fault-server.js';
 
 /** Every runnable command path (commands with an action of their own), e.g. ["webhooks","add"]. */
 function runnableCommands(c: Command, path: string[] = []): string[][] {
@@ -21,7 +24,7 @@ describe('command tree', () => {
   });
 
   it('shows at least two examples in every command help', async () => {
-    const program = buildProgram(() => async () => {});
+    const program = await buildProgram(() => async () => {});
     const commands = runnableCommands(program);
     expect(commands.length).toBeGreaterThanOrEqual(20);
     for (const path of commands) {
@@ -35,13 +38,13 @@ describe('command tree', () => {
     }
   });
 
-  it('gives every option a long name (repeats, completion and the docs name options by it)', () => {
+  it('gives every option a long name (repeats, completion and the docs name options by it)', async () => {
     const shortOnly: string[] = [];
     const walk = (c: Command): void => {
       for (const o of c.options) if (!o.long) shortOnly.push(`${c.name()} ${o.flags}`);
       c.commands.forEach(walk);
     };
-    walk(buildProgram(() => async () => {}));
+    walk(await buildProgram(() => async () => {}));
     expect(shortOnly).toEqual([]);
   });
 
@@ -163,7 +166,7 @@ describe('reportError: the last words of a failed command', () => {
 });
 
 describe('only the command group asked for is built', () => {
-  const name = (argv: string[]) => groupAsked(argv)?.name;
+  const name = (argv: string[]) => groupAsked(argv);
   it.each([
     [['types', 'list'], 'types'],
     [['--json', 'types', 'list'], 'types'],
@@ -188,6 +191,19 @@ describe('only the command group asked for is built', () => {
     expect(name(argv)).toBeUndefined();
   });
 
+  it('loads each group of the whole tree alone, by its name', async () => {
+    const inert = () => async () => {};
+    const groups = (await buildProgram(inert)).commands
+      .map((c) => c.name())
+      .filter((g) => g !== 'help' && g !== 'completion');
+    expect(groups.length).toBeGreaterThanOrEqual(11);
+    for (const g of groups) {
+      expect(name([g])).toBe(g);
+      const alone = await buildProgram(inert, g);
+      expect(alone.commands.map((c) => c.name())).toEqual([g, 'help']);
+    }
+  });
+
   it('the group alone answers like the whole tree (help, a mistyped subcommand)', async () => {
     const help = await runSched(['types', '--help']);
     expect(help.code).toBe(0);
@@ -196,5 +212,38 @@ describe('only the command group asked for is built', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown command 'lst'/);
     expect(typo.stderr).toMatch(/list/);
+  });
+});
+
+describe('a run in a process that exits after it', () => {
+  it('leaves its connections to the exit (process-main); a run in-process closes them', async () => {
+    const body = JSON.stringify(envelope([], { path: '/api/users/me/meeting-types' }));
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const open = () =>
+      new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
+    const env = { SCHED_API_KEY: 'exits-test-key-0123456789', SCHED_CONFIG_DIR: '/nonexistent' };
+    const run = (exits: boolean) =>
+      runCli(['types', 'list', '--json', '--base-url', `http://127.0.0.1:${port}/api`], {
+        io: createBufferIO({ env }),
+        env,
+        exits,
+      });
+    try {
+      expect(await run(true)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await open()).toBe(1);
+      server.closeAllConnections();
+      expect(await run(false)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await open()).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

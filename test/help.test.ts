@@ -14,9 +14,9 @@ function visible(c: Command, path: string[] = []): Array<[string[], Command]> {
   ]);
 }
 
-describe('help pages', () => {
-  const program = buildProgram(() => async () => {});
+const program = await buildProgram(() => async () => {});
 
+describe('help pages', () => {
   it('gives every command and flag a one-line description', () => {
     for (const [path, cmd] of visible(program)) {
       const where = path.join(' ');

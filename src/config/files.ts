@@ -1,12 +1,14 @@
 // The file-system care the config store needs and conf does not give: modes tightened to
 // what a file holding API keys should have, and a lock file around read-modify-write so two
 // `sched auth login` runs cannot lose each other's profile. Synchronous, like conf itself.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { Stats } from 'node:fs';
 import { Failure } from '../errors.js';
 
 import { currentUid, octal } from './ownership.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const os = process.getBuiltinModule('node:os');
+const path = process.getBuiltinModule('node:path');
 
 export { currentUid, octal, POSIX } from './ownership.js';
 
@@ -22,7 +24,7 @@ export function describeFsError(e: unknown): string {
 
 /** Narrows the mode of a file or directory we own when it is wider than `want`. */
 export function tighten(p: string, want: number, what: string, warn: (line: string) => void): void {
-  let st: fs.Stats;
+  let st: Stats;
   try {
     st = fs.statSync(p);
   } catch {

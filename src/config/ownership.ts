@@ -4,8 +4,10 @@
 // library can use it without loading the CLI.
 //
 // POSIX only: Windows has neither these owners nor these modes (ACLs protect the files).
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
 import { isPrivateGroup } from '../platform-dirs.js';
+
+const fs = process.getBuiltinModule('node:fs');
 
 export const octal = (mode: number) => '0' + (mode & 0o7777).toString(8);
 
@@ -41,7 +43,7 @@ export type Exposure = { why: 'owner'; uid: number } | ({ why: 'readable'; mode:
  */
 export function distrust(p: string): Distrust | undefined {
   if (!POSIX) return undefined;
-  let st: fs.Stats;
+  let st: Stats;
   try {
     st = fs.statSync(p);
   } catch {
@@ -51,7 +53,7 @@ export function distrust(p: string): Distrust | undefined {
 }
 
 /** Another user's file (as root, every file of another user): `{why:'owner'}`. */
-function foreignOwner(st: fs.Stats): { why: 'owner'; uid: number } | undefined {
+function foreignOwner(st: Stats): { why: 'owner'; uid: number } | undefined {
   const uid = currentUid();
   return uid !== undefined && st.uid !== uid ? { why: 'owner', uid: st.uid } : undefined;
 }
@@ -60,14 +62,14 @@ function foreignOwner(st: fs.Stats): { why: 'owner'; uid: number } | undefined {
  * The one group rule: the `others` bit lets every user in; the `group` bit lets its group in,
  * unless that group is the user's own private group (isPrivateGroup).
  */
-function openTo(st: fs.Stats, others: number, group: number): OpenTo | undefined {
+function openTo(st: Stats, others: number, group: number): OpenTo | undefined {
   if (st.mode & others) return { by: 'others' };
   if (st.mode & group && !isPrivateGroup(st.gid)) return { by: 'group', gid: st.gid };
   return undefined;
 }
 
 /** The trust rule applied to what fstat said of an open descriptor (the file actually read). */
-export function distrustStat(st: fs.Stats): Distrust | undefined {
+export function distrustStat(st: Stats): Distrust | undefined {
   if (!POSIX) return undefined;
   const owner = foreignOwner(st);
   if (owner) return owner;
@@ -81,7 +83,7 @@ export function distrustStat(st: fs.Stats): Distrust | undefined {
  * the user, readable by no one else (the user's private group excepted, as for the config).
  * Making such a file 0600 afterwards would not stop a reader that opened it before.
  */
-export function exposureStat(st: fs.Stats): Exposure | undefined {
+export function exposureStat(st: Stats): Exposure | undefined {
   if (!POSIX) return undefined;
   const owner = foreignOwner(st);
   if (owner) return owner;

@@ -1,10 +1,11 @@
 // What can be wrong with the config file as read, worded for a person: its shape, JSON syntax
 // (without quoting the text, which is an API key more often than not) and read permissions.
-import fs from 'node:fs';
 import { Failure } from '../errors.js';
 import { jsonErrorPlace } from '../text/json-error.js';
 import { quote, shellCommand } from '../text/quote.js';
 import { describeFsError } from './files.js';
+
+const fs = process.getBuiltinModule('node:fs');
 
 /** Checks what we read; returns the problem, or undefined when the content is usable. */
 export function shapeProblem(store: unknown): string | undefined {

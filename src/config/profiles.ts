@@ -14,9 +14,6 @@
 //   valid; a lock file around read-modify-write also keeps two `auth login` runs from losing
 //   each other's profile.
 // This module is cheap to import; conf itself is loaded by openConfig().
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Failure, UsageError } from '../errors.js';
 import { schedDir } from '../platform-dirs.js';
 import { quote, shellCommand } from '../text/quote.js';
@@ -29,6 +26,10 @@ import {
   readTrustedConfig,
 } from './trust.js';
 import { ShapeError, shapeProblem, unreadable } from './problems.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const os = process.getBuiltinModule('node:os');
+const path = process.getBuiltinModule('node:path');
 
 export interface Profile {
   baseUrl?: string;

@@ -3,12 +3,14 @@
 // file someone else could write (planted in a shared directory, or writable by others) would
 // send the key to their server. Such a file or directory is refused — never just warned about —
 // before any request. Symbolic links are not followed for writing.
-import fs from 'node:fs';
 import { Failure, UsageError } from '../errors.js';
+import type { Stats } from 'node:fs';
 import { distrust, distrustStat, octal, writableBy, type Distrust } from './ownership.js';
 import { shellCommand } from '../text/quote.js';
 
-function lstat(p: string): fs.Stats | undefined {
+const fs = process.getBuiltinModule('node:fs');
+
+function lstat(p: string): Stats | undefined {
   try {
     return fs.lstatSync(p);
   } catch {

@@ -13,8 +13,8 @@ export const MAN_PAGE = 'sched.1';
  */
 export const ALIAS_MAN_PAGES = COMMAND_NAMES.slice(1).map((n) => `${n}.1`);
 
-export function generatedFiles(): Map<string, string> {
-  const ref = buildReference();
+export async function generatedFiles(): Promise<Map<string, string>> {
+  const ref = await buildReference();
   const files = new Map<string, string>();
   for (const [path, text] of markdownFiles(ref)) files.set(`docs/${path}`, text);
   files.set(MAN_PAGE, manPage(ref));

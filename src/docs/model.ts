@@ -82,8 +82,8 @@ function walk(c: Command, path: string[], out: RefCommand[]): void {
 }
 
 /** The whole reference: every visible command, global options, environment, exit codes. */
-export function buildReference(): Reference {
-  const program = buildProgram(() => async () => {});
+export async function buildReference(): Promise<Reference> {
+  const program = await buildProgram(() => async () => {});
   const commands: RefCommand[] = [];
   for (const c of visibleCommands(program)) walk(c, [c.name()], commands);
   return {

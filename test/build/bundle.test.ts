@@ -182,6 +182,26 @@ describe('the built binary', () => {
     expect(sent.headers['x-api-key']).toBe('bundle-test-key-0123456789');
   });
 
+  it('one GET loads no built-in module it does not use (node:tty, fs streams)', async () => {
+    // What Node loaded of its own, written as the process leaves (BENCHMARKS.md: each is ~2 ms
+    // of every start): stdin's terminal check waits for a command that reads stdin, and the
+    // config reads node:fs without an ES import, which reads every export fs has.
+    const list = path.join(dir, 'loaded.txt');
+    const probe = path.join(dir, 'loaded.cjs');
+    fs.writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+    );
+    const r = await spawnSched(['types', 'list', '--json', '--base-url', `${plain.url}/api`], {
+      env: env({ NODE_OPTIONS: `--require ${probe}` }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const loaded = fs.readFileSync(list, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule net');
+    expect(loaded).not.toContain('NativeModule tty');
+    expect(loaded).not.toContain('NativeModule internal/fs/streams');
+  });
+
   it('without the CA: one clear TLS line, exit 1, nothing reaches the server', async () => {
     const before = secure.count();
     const r = await spawnSched(['auth', 'status', '--base-url', `https://${HOST}/api`], {

@@ -27,8 +27,8 @@ describe('typed options', () => {
     expectTypeOf<InputOf<unknown>>().toBeNever();
   });
 
-  it('name every field as commander does, for every option of every command', () => {
-    const program = buildProgram(() => async () => {});
+  it('name every field as commander does, for every option of every command', async () => {
+    const program = await buildProgram(() => async () => {});
     const walk = (c: Command): Command[] => [c, ...c.commands.flatMap(walk)];
     const camel = (s: string) => s.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
     let checked = 0;
@@ -93,9 +93,9 @@ describe('option rules declared in the definitions', () => {
     if (hint) expect(r.stderr).toMatch(new RegExp(`hint:.*${hint.replace(/[-<>]/g, '.')}`));
   });
 
-  it('hands run the parsed values: sort pairs, UUIDs lower-cased once each', () => {
+  it('hands run the parsed values: sort pairs, UUIDs lower-cased once each', async () => {
     expectTypeOf<WebhooksRmOptions['url']>().toEqualTypeOf<string | undefined>();
-    const program = buildProgram(() => async () => {});
+    const program = await buildProgram(() => async () => {});
     const types = program.commands.find((c) => c.name() === 'types')!;
     const list = types.commands.find((c) => c.name() === 'list')!;
     const sort = list.options.find((o) => o.long === '--sort')!;

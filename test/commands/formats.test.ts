@@ -11,7 +11,7 @@ import type { OutputFormat } from '../../src/context.js';
 const ALL: OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
 
 /** Every command that runs, with a command line that parses (placeholders for what it needs). */
-function runnable(): Array<{ path: string; argv: string[]; def: CommandDef }> {
+async function runnable(): Promise<Array<{ path: string; argv: string[]; def: CommandDef }>> {
   const out: Array<{ path: string; argv: string[]; def: CommandDef }> = [];
   const walk = (c: Command, path: string[]) => {
     const def = definitionOf(c);
@@ -22,11 +22,11 @@ function runnable(): Array<{ path: string; argv: string[]; def: CommandDef }> {
     }
     for (const k of c.commands) walk(k, [...path, k.name()]);
   };
-  for (const c of buildProgram(() => async () => {}).commands) walk(c, [c.name()]);
+  for (const c of (await buildProgram(() => async () => {})).commands) walk(c, [c.name()]);
   return out;
 }
 
-const COMMANDS = runnable();
+const COMMANDS = await runnable();
 // Nothing may run: no config, no key, no server; a request would fail with another code.
 const env = {
   SCHED_CONFIG_DIR: '/nonexistent/sched-formats',

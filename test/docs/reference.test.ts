@@ -12,7 +12,7 @@ import { buildReference } from '../../src/docs/model.js';
 import { unavailable } from '../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const files = generatedFiles();
+const files = await generatedFiles();
 const REGENERATE = 'run `node scripts/gen-docs.mjs`';
 
 describe('generated reference', () => {
@@ -29,8 +29,8 @@ describe('generated reference', () => {
     expect(committed.filter((f) => !files.has(f))).toEqual([]);
   });
 
-  it('has a page for every visible command, with its flags and defaults', () => {
-    const ref = buildReference();
+  it('has a page for every visible command, with its flags and defaults', async () => {
+    const ref = await buildReference();
     const add = files.get('docs/commands/sched-webhooks-add.md')!;
     expect(add).toContain('`--no-secret`');
     const listen = files.get('docs/commands/sched-webhooks-listen.md')!;
@@ -69,7 +69,7 @@ describe.skipIf(
       .replace(/.\x08/g, '')
       .replace(/\u2010\n\s*/g, '')
       .replace(/\s+/g, ' ');
-    const ref = buildReference();
+    const ref = await buildReference();
     for (const c of ref.commands) {
       expect(text).toContain(`sched ${c.path.join(' ')}`);
       for (const o of c.options) expect(text).toContain(o.flags.replace(/\s+/g, ' '));

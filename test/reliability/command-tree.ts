@@ -62,7 +62,10 @@ export async function commandLeaves(): Promise<Leaf[]> {
     loaded = def.load;
   };
   // Actions that are not ours (the built-in help) run for real: keep them quiet.
-  const program = buildProgram(act).configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  const program = (await buildProgram(act)).configureOutput({
+    writeOut: () => {},
+    writeErr: () => {},
+  });
   const byNamespace = new Map<unknown, string>();
   for (const file of [
     ...sourceFiles(path.join(SRC, 'commands')),

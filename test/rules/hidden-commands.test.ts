@@ -10,7 +10,7 @@ import { buildReference } from '../../src/docs/model.js';
 import { buildSpec, type CommandSpec } from '../../src/completion/model.js';
 import { TREE_FACTS } from '../../src/commands/completion/print.js';
 
-const program = buildProgram(() => async () => {});
+const program = await buildProgram(() => async () => {});
 
 /** Every command path below the root, and whether its definition hides it (or a parent's). */
 function paths(c: Command, path: string[] = [], hidden = false): Array<[string, boolean]> {
@@ -39,12 +39,15 @@ function helpPaths(c: Command, path: string[] = []): string[] {
 }
 
 describe.each([
-  ['the reference (docs/, man page)', () => buildReference().commands.map((c) => c.path.join(' '))],
+  [
+    'the reference (docs/, man page)',
+    async () => (await buildReference()).commands.map((c) => c.path.join(' ')),
+  ],
   ['the completion model', () => specPaths(buildSpec(program, TREE_FACTS).root)],
   ['the help pages', () => helpPaths(program)],
 ])('%s', (_where, listed) => {
-  it('lists every command not declared hidden, and no hidden one', () => {
+  it('lists every command not declared hidden, and no hidden one', async () => {
     expect(HIDDEN).toContain('__complete');
-    expect([...listed()].sort()).toEqual([...SHOWN].sort());
+    expect([...(await listed())].sort()).toEqual([...SHOWN].sort());
   });
 });

@@ -14,7 +14,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 describe('the default sandbox port', () => {
   it('is what every caller shows and uses', async () => {
-    const sandbox = buildProgram(() => async () => {}).commands.find(
+    const sandbox = (await buildProgram(() => async () => {})).commands.find(
       (c) => c.name() === 'sandbox',
     )!;
     const rows: Array<[string, unknown, unknown]> = [
