@@ -8,15 +8,14 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { captureOf, type CapturedDelivery } from '../../../src/domain/webhooks/listen/capture.js';
 import { OUTCOME_KIND } from '../../../src/domain/webhooks/listen/journal.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { receiversClosedAfterEach, type Receiver } from '../../helpers/receiver.js';
 import { BIN, runSched } from '../../helpers/run.js';
 import { unavailable } from '../../helpers/skip.js';
 import { PRLIMIT, schedWithFileLimit } from '../../helpers/file-size-limit.js';
 
 let dir: string | undefined;
-const receivers: Receiver[] = [];
+const startReceiver = receiversClosedAfterEach();
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
@@ -55,7 +54,6 @@ async function recording(text: string, mode = 0o600): Promise<string> {
 
 async function receiver(statuses?: number[]): Promise<Receiver> {
   const r = await startReceiver({ statuses });
-  receivers.push(r);
   return r;
 }
 
