@@ -271,7 +271,7 @@ complete -c schedcli -n '__schedcli_at \'events send\'' -l edit -f -d 'on a term
 complete -c schedcli -n '__schedcli_argument \'events send\' 0 one' -f -a 'meetingScheduled\\t meetingCancelled\\t meetingRescheduled\\t' -d 'meetingScheduled, meetingCancelled or meetingRescheduled'
 complete -c schedcli -n '__schedcli_at \'events replay\'' -l to -r -f -d 'the receiver URL'
 complete -c schedcli -n '__schedcli_at \'events replay\'' -l uuid -r -f -d 'replay only the delivery with this notification uuid (repeatable)'
-complete -c schedcli -n '__schedcli_at \'events replay\'' -l failed -f -d 'replay only deliveries whose forwards all failed (as `listen --record --forward-to` recorded them)'
+complete -c schedcli -n '__schedcli_at \'events replay\'' -l failed -f -d 'replay only deliveries whose latest outcome failed: their forwards (`listen --record --forward-to`), then each replay (a replay appends its outcomes to the recording)'
 complete -c schedcli -n '__schedcli_at \'events replay\'' -l last -r -f -d 'replay only the last n deliveries (of those chosen)'
 complete -c schedcli -n '__schedcli_at \'events replay\'' -l secret -r -f -d 're-sign each body with this secret instead of sending its recorded signature (a value given here is visible to other users in `ps` while it runs)'
 complete -c schedcli -f -n '__schedcli_command \'sig\'' -a 'sign' -d 'Print the base64 HMAC-SHA256 of the payload bytes (stdin when no file)'

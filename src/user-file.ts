@@ -125,16 +125,21 @@ export async function openUserFile(file: string): Promise<OpenedFile> {
 }
 
 /**
- * Opens `file` for appending (`webhooks listen --record`): created with `mode`, a symbolic
+ * Opens `file` for appending (`webhooks listen --record`, `events replay`'s outcomes): created
+ * with `mode` (unless `create` is false), a symbolic
  * link never followed, never blocking (a FIFO nobody reads fails at once with ENXIO instead of
  * waiting), and only a regular file kept (ENOTREG otherwise).
  */
-export async function openAppendFile(file: string, mode: number): Promise<FileHandle> {
+export async function openAppendFile(
+  file: string,
+  mode: number,
+  opts: { create: boolean } = { create: true },
+): Promise<FileHandle> {
   const fh = await open(
     file,
     constants.O_WRONLY |
       constants.O_APPEND |
-      constants.O_CREAT |
+      (opts.create ? constants.O_CREAT : 0) |
       constants.O_NOFOLLOW |
       constants.O_NONBLOCK,
     mode,

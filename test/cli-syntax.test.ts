@@ -4,11 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { useConfigDir } from './helpers/config-dir.js';
 import { runSched } from './helpers/run.js';
+import { OUTPUT_FORMATS } from '../src/output/formats.js';
 
 const config = useConfigDir('sched-syntax-');
 /** What `sig sign` prints for this payload and the secret "abc". */
 const PAYLOAD = '{"a":1}\n';
 const SIGNATURE = 'jIXLw29CnGL3lhIDUUJlBc0zjlpn9MoDATtnE0EctvY=';
+/** The format table's names, as commander and our refusals list them. */
+const FORMATS = OUTPUT_FORMATS.join(', ');
 const USAGE = (path: string) => `(run \`${path} --help\` for usage)\n`;
 const KEY_REFUSAL =
   'error: --api-key is not an option: the API key is never given on the command line (shell history and `ps` would keep it)\n' +
@@ -77,7 +80,7 @@ const ROWS: Record<string, Row> = {
     code: 2,
     stdout: '',
     stderr:
-      "error: option '-o, --output <format>' argument 'xml' is invalid. must be one of table, json, ndjson, csv\n" +
+      `error: option '-o, --output <format>' argument 'xml' is invalid. must be one of ${FORMATS}\n` +
       USAGE('sched sig sign'),
   },
   "a bad value after the command: its help, not the program's": {
@@ -85,7 +88,7 @@ const ROWS: Record<string, Row> = {
     code: 2,
     stdout: '',
     stderr:
-      "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
+      `error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of ${FORMATS}\n` +
       USAGE('sched types list'),
   },
   "a bad value after a global option's value that names a command": {
@@ -102,7 +105,7 @@ const ROWS: Record<string, Row> = {
     code: 2,
     stdout: '',
     stderr:
-      "error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of table, json, ndjson, csv\n" +
+      `error: option '-o, --output <format>' argument 'yaml' is invalid. must be one of ${FORMATS}\n` +
       USAGE('sched'),
   },
   'two formats': {
@@ -110,7 +113,7 @@ const ROWS: Record<string, Row> = {
     code: 2,
     stdout: '',
     stderr:
-      'error: --json and -o csv ask for two formats; sched profiles ls prints table, json, ndjson, csv\n' +
+      `error: --json and -o csv ask for two formats; sched profiles ls prints ${FORMATS}\n` +
       'hint: --json is -o json: give one of them\n',
   },
   // --no-*: a negated switch, and one of an exclusive group.

@@ -11,11 +11,14 @@ import {
   type PaginateOptions,
 } from './paginate.js';
 import type { MeetingType, SingleUseLink, Webhook } from './types.js';
+import { webhookCreatedHint, type Invocation } from '../text/hints.js';
 
 export type SortDirection = 'asc' | 'desc';
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The flags a suggested command keeps (--profile, --base-url). */
+  invocation?: Invocation;
   /** The scheduler that owns this request's 429s (see ApiRequest.rateLimitOwner). */
   rateLimitOwner?: RateLimitOwner;
 }
@@ -120,8 +123,7 @@ export async function createWebhook(
     sensitive: typeof body.secret === 'string' ? [body.secret] : undefined,
     signal: opts.signal,
     rateLimitOwner: opts.rateLimitOwner,
-    unknownOutcomeHint:
-      'check with `sched webhooks ls` before trying again (or use `sched webhooks add --if-absent`)',
+    unknownOutcomeHint: webhookCreatedHint(opts.invocation ?? {}),
   });
   return requireObject(res.body, what, ['uuid']) as Webhook;
 }

@@ -4,7 +4,7 @@
 // that does not exist; and the key's precedence (chooseKey). Pure, no I/O: the context decides
 // when to say it, and runs a key command (./key-command.ts) only when chooseKey picks it.
 import { UsageError } from '../errors.js';
-import { loginHint } from '../text/hints.js';
+import { loginHint, profilesListHint } from '../text/hints.js';
 import { quote } from '../text/quote.js';
 import { didYouMeanInline } from '../text/suggest.js';
 
@@ -178,7 +178,7 @@ export function unknownProfileError(
   const list = known.length > 0 ? `profiles: ${known.join(', ')}` : 'no profile is stored yet';
   return new UsageError(
     `unknown profile ${profileName(name)}${from}${didYouMeanInline(name, known)}; ${list}`,
-    { hint: `only ${loginCommand(name)} creates a profile; \`sched profiles ls\` lists them` },
+    { hint: `only ${loginCommand(name)} creates a profile; ${profilesListHint()} lists them` },
   );
 }
 

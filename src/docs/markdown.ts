@@ -127,11 +127,13 @@ function exitCodesMarkdown(ref: Reference): string {
     'end normally on Ctrl-C or SIGTERM and then exit 0 after a clean shutdown.\n\n' +
     'When stdout cannot be written (a full disk, an I/O error) the command ends with one ' +
     '`error: could not write to stdout (…)` line and exits 1, never a stack trace; the same for a ' +
-    'file a flag named (`--record`, `--secret-out`). A reader that goes away (`| head -1`) ends a ' +
+    'file a flag named (`--record`, `--secret-out`) and the recording `events replay` appends its ' +
+    'outcomes to. A reader that goes away (`| head -1`) ends a ' +
     'command that changed nothing quietly, exit 0. A command that changed the account stops ' +
     'starting changes at the first failed write, finishes the steps of those begun, and says ' +
     'what was done on that line, exit 1 even when the reader only left: `8 links were minted; 1 ' +
-    'was written to stdout`, the links not written listed under it. A generated webhook secret ' +
+    'was written to stdout`, the links not written listed under it (`events replay` says how many ' +
+    'deliveries it sent, and whose outcome was not recorded). A generated webhook secret ' +
     'never goes to stderr: when it could not be written, the new webhook is deleted and that is ' +
     'said. A note that cannot be written to stderr is dropped and never changes the exit code.\n'
   );

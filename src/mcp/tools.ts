@@ -541,6 +541,8 @@ export interface ToolDeps {
   addSecrets(list: readonly string[]): void;
   /** The mask of every secret known so far (the key, secrets read), applied before any cut. */
   mask(): Mask;
+  /** Serving an embedded sandbox (`mcp --sandbox`): what a tool makes lives as long as the server. */
+  sandbox?: boolean;
 }
 
 /** A successful result: the API's objects (unknown fields kept) and a short text for the model. */
@@ -688,6 +690,10 @@ async function listMeetingTypesTool(deps: ToolDeps, args: Args, signal: AbortSig
   };
 }
 
+/** Under the links `mcp --sandbox` mints: they are not real, and end with the server. */
+export const SANDBOX_LINKS_NOTE =
+  'note: these links live only as long as this `sched mcp --sandbox` server (its sandbox is in memory): never give them to people as real booking links';
+
 async function createLinksTool(deps: ToolDeps, args: Args, signal: AbortSignal) {
   const ref = str(args, 'meeting_type', 200)!;
   const count = int(args, 'count', 1, MAX_LINKS) ?? 1;
@@ -717,6 +723,7 @@ async function createLinksTool(deps: ToolDeps, args: Args, signal: AbortSignal) 
     text: [
       `${plural(links.length, 'single-use link')} for ${quote(type.ref)} (${type.uuid}):`,
       ...links.map((l) => cell(l.url, deps.mask(), 2048)),
+      ...(deps.sandbox ? [SANDBOX_LINKS_NOTE] : []),
     ].join('\n'),
   };
 }
@@ -823,7 +830,17 @@ function verifyTool(deps: ToolDeps, args: Args) {
       hint: 'pass the webhook-signature header value exactly as received',
     });
   }
-  const name = str(args, 'secret_env', 200) ?? DEFAULT_SECRET_ENV;
+  const given = str(args, 'secret_env', 200);
+  if (given === undefined && deps.env[DEFAULT_SECRET_ENV] === undefined) {
+    // Nothing named a secret, and the default variable holds none: say that, not a variable.
+    throw new UsageError(
+      `no secret was given: secret_env was not passed, and ${DEFAULT_SECRET_ENV} (the default) is not set in the server process`,
+      {
+        hint: `pass secret_env, the name of the server's variable that holds the webhook's secret (e.g. ${SECRET_ENV_EXAMPLE}), or set ${DEFAULT_SECRET_ENV} in the "env" of the server's configuration and restart it`,
+      },
+    );
+  }
+  const name = given ?? DEFAULT_SECRET_ENV;
   const secret = secretFrom(deps.env, name, 'verify');
   deps.addSecrets([secret]);
   const body = Buffer.from(payload, 'utf8');

@@ -5,7 +5,7 @@
 // Each command is in backquotes and starts with `sched`: the CLI's error report names the
 // program as it was invoked (names.ts asInvoked), so a `schedcli` user reads `schedcli …`.
 // Every value from outside is one shell word (shellCommand).
-import { shellWord } from './quote.js';
+import { shellLine, shellWord } from './quote.js';
 
 /** The parts of the parsed invocation a suggested command keeps. */
 export interface Invocation {
@@ -46,4 +46,46 @@ export function mcpRestartHint(inv: Invocation, level: 'default' | 'allow-write'
     ...(inv.sandbox ? ['--sandbox'] : [...profileWords(inv), ...baseUrlWords(inv)]),
     ...(level === 'allow-write' ? ['--allow-write'] : []),
   ]);
+}
+
+/** The invocation a command's hints keep, from its parsed global options. */
+export function invocationOf(g: {
+  readonly profile?: string | undefined;
+  readonly baseUrl?: string | undefined;
+}): Invocation {
+  return { profile: g.profile, baseUrlFlag: g.baseUrl };
+}
+
+/**
+ * A command that reads or changes the account (or the sandbox a base URL names), for the user to
+ * paste, as a template tag like shellCommand — each value one shell word, the template's text
+ * (`<text>` placeholders, flags) as written — with the invocation's --profile and --base-url
+ * after it, so it reaches what the command that suggests it reached:
+ * accountCommand(inv)`sched webhooks rm ${uuid}`. Without backquotes (callers add them).
+ */
+export function accountCommand(
+  inv: Invocation,
+): (parts: TemplateStringsArray, ...values: ReadonlyArray<string | number>) => string {
+  return (parts, ...values) =>
+    [shellLine(parts, values), ...profileWords(inv), ...baseUrlWords(inv)].join(' ');
+}
+
+/**
+ * `sched profiles ls`: it lists every profile of the config directory, whatever the profile or
+ * base URL of the invocation, so it keeps no flag (SCHED_CONFIG_DIR, which chooses the
+ * directory, is in the environment the user pastes into).
+ */
+export function profilesListHint(): string {
+  return command(['sched', 'profiles', 'ls']);
+}
+
+/** How to delete a webhook by hand (one a command could not delete, or an older one). */
+export function webhookRemoveHint(inv: Invocation, uuid: string): string {
+  return accountCommand(inv)`sched webhooks rm ${uuid}`;
+}
+
+/** After a webhook creation whose outcome is unknown: how to check before trying again. */
+export function webhookCreatedHint(inv: Invocation): string {
+  const cmd = accountCommand(inv);
+  return `check with \`${cmd`sched webhooks ls`}\` before trying again (or use \`${cmd`sched webhooks add --if-absent`}\`)`;
 }

@@ -52,6 +52,14 @@ export function shellCommand(
   parts: TemplateStringsArray,
   ...values: ReadonlyArray<string | number>
 ): string {
+  return shellLine(parts, values);
+}
+
+/** What shellCommand builds, for another template tag of the same kind (hints.ts). */
+export function shellLine(
+  parts: TemplateStringsArray,
+  values: ReadonlyArray<string | number>,
+): string {
   let out = parts[0]!;
   values.forEach((v, i) => {
     out += shellWord(String(v)) + parts[i + 1]!;

@@ -6,9 +6,7 @@ import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { definitionOf, type CommandDef } from '../../src/commands/define.js';
 import { runSched } from '../helpers/run.js';
-import type { OutputFormat } from '../../src/context.js';
-
-const ALL: OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+import { OUTPUT_FORMATS as ALL } from '../../src/output/formats.js';
 
 /** Every command that runs, with a command line that parses (placeholders for what it needs). */
 async function runnable(): Promise<Array<{ path: string; argv: string[]; def: CommandDef }>> {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunOptions } from '../helpers/run.js';
 import { lines, useSandbox } from '../helpers/command-harness.js';
 import { EVENT_NAMES } from '../../src/api/types.js';
+import { FORMAT_ROWS, OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 const h = useSandbox();
 const term = (columns: number): RunOptions => ({ tty: true, columns, env: { NO_COLOR: '1' } });
@@ -365,7 +366,7 @@ describe('COLUMNS', () => {
     const narrow = await h.run(['webhooks', 'ls'], { env: { COLUMNS: '20' } });
     expect(narrow.stdout).toBe(plain.stdout);
     expect(plain.stdout.split('\n')[0]!.split('\t')).toHaveLength(4);
-    for (const format of ['csv', 'json', 'ndjson']) {
+    for (const format of OUTPUT_FORMATS.filter((o) => !FORMAT_ROWS[o].human)) {
       const a = await h.run(['webhooks', 'ls', '-o', format]);
       const b = await h.run(['webhooks', 'ls', '-o', format], { env: { COLUMNS: '20' } });
       expect(b.stdout).toBe(a.stdout);

@@ -15,8 +15,10 @@ import {
   zshComplete,
 } from './shells.js';
 import { EVENT_NAMES } from '../../src/api/types.js';
+import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 const EVENTS = [...EVENT_NAMES].sort();
+const FORMATS = [...OUTPUT_FORMATS].sort();
 const sorted = (xs: string[]) => [...xs].sort();
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
@@ -72,13 +74,8 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('%s', (shell) => {
     });
 
     it('completes output formats, event names and shells', async () => {
-      expect(sorted(await c('sched -o '))).toEqual(['csv', 'json', 'ndjson', 'table']);
-      expect(sorted(await c('sched types list --output '))).toEqual([
-        'csv',
-        'json',
-        'ndjson',
-        'table',
-      ]);
+      expect(sorted(await c('sched -o '))).toEqual(FORMATS);
+      expect(sorted(await c('sched types list --output '))).toEqual(FORMATS);
       expect(sorted(await c('sched webhooks add --event '))).toEqual(EVENTS);
       expect(sorted(await c('sched webhooks listen --event meetingR'))).toEqual([
         'meetingRescheduled',

@@ -11,6 +11,7 @@ import {
   type ShellWorkspace,
 } from './shells.js';
 import { noTmux, tmuxTitle, type Terminal } from '../helpers/tmux.js';
+import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
   const title = !hasCommand(shell)
@@ -58,7 +59,7 @@ describe.each(Object.keys(INTERACTIVE) as ShellName[])('%s', (shell) => {
       await term.sendKeys('Tab');
       if (shell === 'bash') await term.sendKeys('Tab');
       const screen = await term.waitForScreen(/ndjson/);
-      for (const f of ['table', 'json', 'csv']) expect(screen).toContain(f);
+      for (const f of OUTPUT_FORMATS) expect(screen).toContain(f);
     });
   });
 });

@@ -2,6 +2,7 @@
 // as they arrived, and answers as it is told to (a queue of statuses, a fixed answer, or never).
 // It runs on the receiver `sched webhooks listen` uses (src/domain/webhooks/listen/receiver.ts).
 import type { IncomingHttpHeaders } from 'node:http';
+import { afterEach } from 'vitest';
 import { startReceiver as startBodyReceiver } from '../../src/domain/webhooks/listen/receiver.js';
 
 export interface Received {
@@ -77,4 +78,17 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
   });
   r.url = `http://127.0.0.1:${server.port}${opts.path ?? '/hook'}`;
   return r;
+}
+
+/** A starter whose receivers are closed after each test of the file that calls it. */
+export function receiversClosedAfterEach(): (opts?: ReceiverOptions) => Promise<Receiver> {
+  const open: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async (opts) => {
+    const r = await startReceiver(opts);
+    open.push(r);
+    return r;
+  };
 }

@@ -11,7 +11,7 @@ import { leakedPieces } from '../helpers/leak.js';
 import { renderJsonLine, renderReceived, type Column } from '../../src/output/render.js';
 import { renderList, renderObject } from '../helpers/render.js';
 import { masker, maskValue } from '../../src/mask.js';
-import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../src/output/formats.js';
 
 const SECRETS = [
   'k3y:"quoted",\n*star*:value,with,commas"and\'more\'',
@@ -46,31 +46,42 @@ const COLUMNS: Column<Item>[] = [
   { key: 'count', value: (i) => i.count, align: 'right' },
 ];
 
-/** Reads the output back as its format says, and checks it has the records it should. */
-function expectParses(format: string, tty: boolean, out: string, records: number): void {
-  if (format === 'json') {
+/** Lines of output, the empty last one dropped. */
+const linesOf = (out: string) => out.split('\n').filter(Boolean);
+
+/**
+ * How each format's output is read back, checking it has the records it should: a record keyed
+ * by the format, so a format without its reader does not compile.
+ */
+const PARSES: Record<OutputFormat, (out: string, records: number, tty: boolean) => void> = {
+  json(out, records) {
     const v = JSON.parse(out) as unknown;
     if (Array.isArray(v)) expect(v).toHaveLength(records);
-  } else if (format === 'ndjson') {
-    const lines = out.split('\n').filter(Boolean);
+  },
+  ndjson(out, records) {
+    const lines = linesOf(out);
     expect(lines).toHaveLength(records);
     for (const l of lines) expect(() => JSON.parse(l) as unknown).not.toThrow();
-  } else if (format === 'csv') {
+  },
+  csv(out, records) {
     const rows = parseCsv(out);
     expect(rows).toHaveLength(records + 1);
     for (const r of rows) expect(r).toHaveLength(COLUMNS.length);
-  } else if (!tty) {
-    // TSV: one line per record, one tab between each two columns.
-    const lines = out.split('\n').filter(Boolean);
-    expect(lines).toHaveLength(records);
-    for (const l of lines) expect(l.split('\t')).toHaveLength(COLUMNS.length);
-  } else {
+  },
+  table(out, records, tty) {
+    if (!tty) {
+      // TSV: one line per record, one tab between each two columns.
+      const lines = linesOf(out);
+      expect(lines).toHaveLength(records);
+      for (const l of lines) expect(l.split('\t')).toHaveLength(COLUMNS.length);
+      return;
+    }
     // The terminal table, its records or the field list: every item's UUID whole, once.
     for (let n = 0; n < records; n++) {
       expect(out.split(`3f1c9a4e-8a52-4f0e-9d7b-2c5e6a1b0d1${n}`)).toHaveLength(2);
     }
-  }
-}
+  },
+};
 
 const WIDTHS = [40, 60, 90, 200];
 
@@ -87,7 +98,7 @@ describe('every format, every layout: secrets masked in the data, output still p
             else await renderObject(io, items[0]!, { format, columns: COLUMNS });
             const out = io.stdoutText();
             const records = shape === 'list' ? 2 : 1;
-            expectParses(format, tty, out, records);
+            PARSES[format](out, records, tty);
             for (const s of SECRETS) expect(leakedPieces(out, s), out).toEqual([]);
             expect(out).toContain('****');
           });

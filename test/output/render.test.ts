@@ -5,6 +5,7 @@ import { renderList, renderObject } from '../helpers/render.js';
 import { fitWidths } from '../../src/output/terminal-table.js';
 import { QuietExit } from '../../src/errors.js';
 import type { OutputFormat } from '../../src/context.js';
+import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 interface Row {
   name: string;
@@ -203,13 +204,9 @@ describe('renderList: csv', () => {
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
 describe('streaming', () => {
-  for (const [format, tty] of [
-    ['ndjson', false],
-    ['json', false],
-    ['json', true],
-    ['csv', false],
-    ['table', false],
-  ] as const) {
+  // Every format in a pipe, and a JSON array on a terminal (a terminal table holds its rows).
+  const formats = OUTPUT_FORMATS.map((f) => [f, false] as const);
+  for (const [format, tty] of [...formats, ['json', true] as const]) {
     it(`${format}${tty ? ' (terminal)' : ''} writes each item before the source ends`, async () => {
       const b = io({ tty });
       const seen: string[] = [];

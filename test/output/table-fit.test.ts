@@ -5,6 +5,7 @@ import { createBufferIO } from '../helpers/buffer-io.js';
 import { MAX_TEXT_CELL, MAX_WHOLE_CELL, type Column } from '../../src/output/render.js';
 import { renderList, renderObject } from '../helpers/render.js';
 import { planWidths, wrapText } from '../../src/output/terminal-table.js';
+import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 describe('wrapText', () => {
   it('keeps text that fits as one line', () => {
@@ -262,8 +263,8 @@ describe('cells are capped before layout (the full value stays in TSV, CSV and J
     expect(line.trim()).toBe(url.slice(0, MAX_WHOLE_CELL - 1) + '…');
   });
 
-  it('TSV, CSV and JSON carry the whole values', async () => {
-    for (const format of ['table', 'csv', 'json'] as const) {
+  it('every format in a pipe (TSV, CSV, JSON, …) carries the whole values', async () => {
+    for (const format of OUTPUT_FORMATS) {
       const io = createBufferIO({ env: { NO_COLOR: '1' } });
       await renderList(io, [{ name: huge, url }], { format, columns: cols });
       expect(io.stdoutText()).toContain(huge);

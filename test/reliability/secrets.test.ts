@@ -16,6 +16,7 @@ import {
 } from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { signPayload } from '../../src/domain/webhooks/signature.js';
+import { FORMAT_ROWS, OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { DEFAULT_SANDBOX_API_KEY } from '../../src/sandbox/index.js';
 import { useFastRetries } from './fast-retry.js';
 import {
@@ -407,7 +408,7 @@ describe('auth status shows at most the last 4 characters of the key', () => {
     ['tiny-key', '****'],
   ];
   for (const [key, shown] of KEYS) {
-    for (const output of ['table', 'json', 'csv', 'ndjson']) {
+    for (const output of OUTPUT_FORMATS) {
       it(`${key.length}-character key, -o ${output}`, async () => {
         const r = await run(['--verbose', '-o', output, 'auth', 'status'], {
           env: { SCHED_CONFIG_DIR: cfg.path, SCHED_BASE_URL: srv.baseUrl, SCHED_API_KEY: key },
@@ -541,7 +542,7 @@ describe('commands that take a webhook secret never print it', () => {
     };
     // (--json and -o ndjson print the webhook object the API returned, as the contract says:
     // the service echoes the secret the user gave, once.)
-    for (const output of ['table', 'csv']) {
+    for (const output of OUTPUT_FORMATS.filter((o) => !FORMAT_ROWS[o].data)) {
       const r = await run(
         [
           '--verbose',
@@ -558,7 +559,7 @@ describe('commands that take a webhook secret never print it', () => {
       clean(r, `add -o ${output}`);
       expect(r.code, r.stderr).toBe(0);
     }
-    for (const output of ['table', 'json', 'csv', 'ndjson']) {
+    for (const output of OUTPUT_FORMATS) {
       const r = await run(['--verbose', '-o', output, 'webhooks', 'sync', '--file', file], {
         env: { ...base, HOOK_SECRET: WEBHOOK_SECRET },
       });

@@ -5,7 +5,7 @@
 // A row added is allowed (the contract may grow); it is then tested through the tables.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/api/types.js';
-import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import { NO_CSV, OUTPUT_FORMATS, TEXT_ONLY, TEXT_OR_JSON } from '../../src/output/formats.js';
 import { TOOL_NAMES } from '../../src/mcp/tools.js';
 import { ACTION_VERBS } from '../../src/sandbox/actions.js';
 import { sandbox } from '../../src/commands/sandbox/index.js';
@@ -25,8 +25,14 @@ describe('the binding names of the contract', () => {
     ]);
   });
 
-  it('the output formats', () => {
+  it('the output formats, and the sets of them commands declare', () => {
     expect(OUTPUT_FORMATS).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv']));
+    expect(TEXT_OR_JSON).toEqual(expect.arrayContaining(['table', 'json']));
+    expect(NO_CSV).toEqual(expect.arrayContaining(['table', 'json', 'ndjson']));
+    expect(TEXT_ONLY).toEqual(expect.arrayContaining(['table']));
+    expect([...TEXT_OR_JSON, ...NO_CSV, ...TEXT_ONLY]).not.toContain('csv');
+    expect([...TEXT_OR_JSON, ...TEXT_ONLY]).not.toContain('ndjson');
+    expect(TEXT_ONLY).not.toContain('json');
   });
 
   it('the MCP tools', () => {

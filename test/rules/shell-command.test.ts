@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { shellCommand } from '../../src/text/quote.js';
+import { accountCommand } from '../../src/text/hints.js';
 import {
   removeWebhookHint,
   replayAllHint,
@@ -201,9 +202,16 @@ const ROWS: Row[] = [
       ]);
       return {
         line: between(r.stderr, /list them with: (.*)$/m),
-        words: [['jq', '-r', '.uuid', file]],
+        words: [['jq', '-r', 'select(.kind == "sched.webhook-delivery/1") | .uuid', file]],
       };
     },
+  ],
+  [
+    'a command of the account (accountCommand), the flags kept one word each',
+    async (v) => ({
+      line: accountCommand({ profile: v, baseUrlFlag: v })`sched webhooks rm ${v}`,
+      words: [['sched', 'webhooks', 'rm', v, '--profile', v, '--base-url', v]],
+    }),
   ],
   [
     'the helper itself, every value one word',
@@ -253,8 +261,10 @@ describe('every suggested command line in src/ is built by shellCommand', () => 
           if (!m) return;
           const before = line.slice(0, m.index);
           const after = line.slice(m.index + m[0].length);
-          // Inside a shellCommand template, or the value put in is one.
-          if (/shellCommand`[^`]*$/.test(before) || after.startsWith('shellCommand`')) return;
+          // Inside a shellCommand template (or accountCommand's, which is one with the
+          // invocation's flags after it), or the value put in is one.
+          if (/(?:shellCommand|accountCommand\([^)]*\))`[^`]*$/.test(before)) return;
+          if (after.startsWith('shellCommand`')) return;
           offenders.push(`src/${rel}:${i + 1}: ${code}`);
         });
     }

@@ -14,6 +14,7 @@ import { useConfigDir } from '../helpers/config-dir.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { leakedPieces } from '../helpers/leak.js';
 import { mcpResult, mcpSession } from '../helpers/mcp-stdin.js';
+import { FORMAT_ROWS, OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 const KEY = 'sk_live_Q7xP2mZr9TkWb4LnYc8VhJd3Fs6Gq';
 const SECRET = 'whsec_Mv4Lq9Tz2Xc7Rb5Nk8Wp3Yd6Hs1Jf0';
@@ -109,10 +110,12 @@ const LAYOUTS: Array<{ label: string; args: string[]; tty?: number }> = [
   ...[40, 60, 90, 200].map((w) => ({ label: `terminal ${w}`, args: [], tty: w })),
   { label: 'pipe (TSV)', args: [] },
   { label: 'quiet', args: ['-q'] },
-  { label: 'csv', args: ['-o', 'csv'] },
-  { label: 'json', args: ['--json'] },
+  // Each format not for people (csv, json, ndjson, …), from the format table.
+  ...OUTPUT_FORMATS.filter((o) => !FORMAT_ROWS[o].human).map((o) => ({
+    label: o,
+    args: ['-o', o],
+  })),
   { label: 'json on a terminal', args: ['--json'], tty: 60 },
-  { label: 'ndjson', args: ['-o', 'ndjson'] },
   { label: 'table asked', args: ['-o', 'table'], tty: 40 },
 ];
 

@@ -50,7 +50,7 @@ export const events = command({
         'SCHED_WEBHOOK_SECRET=my-webhook-secret sched events send meetingScheduled --to http://127.0.0.1:4020/hook',
         'sleep 1',
         'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --last 1',
-        'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --uuid "$(jq -r .body deliveries.ndjson | jq -r .uuid)"',
+        'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --uuid "$(jq -r \'select(.kind == "sched.webhook-delivery/1") | .uuid\' deliveries.ndjson)"',
         'sched events replay deliveries.ndjson --to http://127.0.0.1:4021/hook --json | jq .status',
       ],
       json: 'one object per delivery replayed: {"line","event","uuid","url","signed","resigned","status","ms"}; "status":null and "error" when the receiver did not answer',

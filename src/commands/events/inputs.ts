@@ -59,7 +59,7 @@ export const replayInput = input({
     ),
     flag(
       '--failed',
-      'replay only deliveries whose forwards all failed (as `listen --record --forward-to` recorded them)',
+      'replay only deliveries whose latest outcome failed: their forwards (`listen --record --forward-to`), then each replay (a replay appends its outcomes to the recording)',
     ),
     value('--last <n>', 'replay only the last n deliveries (of those chosen)', {
       parse: positiveInt('--last'),

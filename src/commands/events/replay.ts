@@ -6,12 +6,13 @@
 import { plural } from '../../text/plural.js';
 import type { Context } from '../../context.js';
 import type { EventsReplayOptions } from './inputs.js';
-import { Failure, Interrupted, signalOf, UsageError } from '../../errors.js';
+import { Failure, Interrupted, OutputFailed, signalOf, UsageError } from '../../errors.js';
 import { postRaw } from '../../domain/webhooks/http.js';
 import { secretFlag } from '../../domain/webhooks/secret.js';
 import { checkWebhookUrl } from '../../domain/webhooks/url.js';
 import { SIGNATURE_HEADER, signPayload } from '../../domain/webhooks/signature.js';
 import {
+  CAPTURE_KIND,
   captureProblem,
   capturedBody,
   capturedHeaders,
@@ -19,6 +20,13 @@ import {
   type CapturedDelivery,
 } from '../../domain/webhooks/listen/capture.js';
 import { forwardHeaders } from '../../domain/webhooks/listen/forward.js';
+import {
+  Journal,
+  OUTCOME_KIND,
+  outcomeOk,
+  outcomeProblem,
+  type ReplayOutcome,
+} from '../../domain/webhooks/listen/journal.js';
 import { quote, shellCommand } from '../../text/quote.js';
 import { fileProblem } from '../../text/file-problem.js';
 import { sanitizeCell } from '../../text/sanitize.js';
@@ -30,6 +38,7 @@ import {
   LineTooLong,
   openUserFile,
   untilAborted,
+  type FileLine,
   type OpenedFile,
 } from '../../user-file.js';
 
@@ -67,11 +76,13 @@ function notRecording(file: string, why: string): UsageError {
   );
 }
 
+type Parsed = { delivery: CapturedDelivery } | { outcome: ReplayOutcome };
+
 /**
- * One line checked completely — UTF-8, JSON, the recording's shape, and every header that
- * would be sent — and made into the request it stands for. Undefined for a blank line.
+ * One line read: a recorded delivery or the outcome of a replay (checked as that), undefined
+ * for a blank line; anything else refused, naming the line.
  */
-function prepare(file: string, line: number, bytes: Buffer, secret: string | undefined) {
+function parse(file: string, line: number, bytes: Buffer): Parsed | undefined {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -85,9 +96,26 @@ function prepare(file: string, line: number, bytes: Buffer, secret: string | und
   } catch {
     v = undefined;
   }
+  if ((v as { kind?: unknown } | null)?.kind === OUTCOME_KIND) {
+    const problem = outcomeProblem(v as Record<string, unknown>);
+    if (problem !== undefined) throw notRecording(file, `line ${line} ${problem}`);
+    return { outcome: v as ReplayOutcome };
+  }
   const problem = v === undefined ? 'is not JSON' : captureProblem(v);
   if (problem !== undefined) throw notRecording(file, `line ${line} ${problem}`);
-  const delivery = v as CapturedDelivery;
+  return { delivery: v as CapturedDelivery };
+}
+
+/**
+ * A recorded delivery made into the request it stands for, every header that would be sent
+ * checked.
+ */
+function prepare(
+  file: string,
+  line: number,
+  delivery: CapturedDelivery,
+  secret: string | undefined,
+): Prepared {
   const body = capturedBody(delivery);
   const headers = forwardHeaders(capturedHeaders(delivery));
   if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, body);
@@ -101,7 +129,7 @@ function prepare(file: string, line: number, bytes: Buffer, secret: string | und
       }
     }
   }
-  return { line, delivery, body, headers } satisfies Prepared;
+  return { line, delivery, body, headers };
 }
 
 /** The lines of an opened recording, bounded; a line too long is a usage error naming it. */
@@ -137,62 +165,165 @@ interface Chosen {
   bytes?: Buffer;
 }
 
+/** A delivery --failed may choose: whether its latest outcome failed, and whether one did. */
+interface Candidate extends Chosen {
+  uuid: string | null;
+  failed: boolean;
+  /** It failed once, and a replay since got a 2xx answer. */
+  fixed: boolean;
+}
+
+/** A pipe's chosen line, kept for the second pass: at most MAX_PIPED_REPLAY_BYTES of them. */
+function hold(c: Chosen, bytes: Buffer, held: { bytes: number }, file: string): void {
+  c.bytes = bytes;
+  held.bytes += bytes.length;
+  if (held.bytes > MAX_PIPED_REPLAY_BYTES) {
+    throw new UsageError(
+      `${quote(file)} is not a regular file, and the deliveries chosen from it pass ${MAX_PIPED_REPLAY_BYTES / 1024 / 1024} MiB`,
+      { hint: SAVE_FIRST },
+    );
+  }
+}
+
+/** The jq filter that lists a recording's uuids (its outcome lines left out). */
+const UUIDS_JQ = `select(.kind == "${CAPTURE_KIND}") | .uuid`;
+
+const SAVE_FIRST = 'save the recording to a file first, or choose fewer with --uuid or --last';
+
 /**
- * First pass: every line checked completely, before anything is sent; what is chosen (by
- * uuid, then the last n) is kept as where it is in the file — or, for a pipe, its bytes.
+ * A replay's outcome, over what its delivery's line said before: the latest one counts. An
+ * outcome whose line holds another delivery (an edited file) is ignored.
  */
+function applyOutcome(
+  file: string,
+  f: OpenedFile,
+  candidates: Map<number, Candidate>,
+  held: { bytes: number },
+  o: ReplayOutcome,
+): void {
+  const c = candidates.get(o.line);
+  if (!c || c.uuid !== o.uuid) return;
+  const failed = !outcomeOk(o);
+  if (failed === c.failed) return;
+  c.failed = failed;
+  c.fixed = !failed;
+  if (f.regular) return;
+  if (!failed) {
+    held.bytes -= c.bytes?.length ?? 0;
+    c.bytes = undefined;
+    return;
+  }
+  // A pipe's delivery line has gone by: what a later outcome says failed cannot be sent.
+  throw new UsageError(
+    `${quote(file)} is not a regular file, and line ${c.line} failed only in a replay after it`,
+    { hint: SAVE_FIRST },
+  );
+}
+
+interface ChooseOptions {
+  uuids?: readonly string[];
+  last?: number;
+  secret?: string;
+  failed?: boolean;
+}
+
+/** What the first pass chose, and (--failed) how many that failed were replayed since. */
+interface Choice {
+  picked: Chosen[];
+  fixed: number;
+}
+
+/**
+ * What the first pass picks, line by line: by uuid, then (--failed) by each delivery's latest
+ * outcome — its forwards' (`listen --forward-to`), then each replay's (the outcome lines after
+ * it) — then the last n; kept as where each is in the file, or, for a pipe, its bytes.
+ */
+class Picks {
+  private readonly wanted: Set<string> | undefined;
+  private readonly found = new Set<string>();
+  private readonly held = { bytes: 0 };
+  private readonly picked: Chosen[] = [];
+  /** --failed: every delivery it may pick, by line (an outcome names its line). */
+  private readonly candidates = new Map<number, Candidate>();
+
+  constructor(
+    private readonly file: string,
+    private readonly f: OpenedFile,
+    private readonly opts: ChooseOptions,
+  ) {
+    this.wanted = opts.uuids ? new Set(opts.uuids) : undefined;
+  }
+
+  delivery(l: FileLine, d: CapturedDelivery): void {
+    // An unverified delivery recorded without its body (listen --record with a secret) has
+    // nothing to replay.
+    if (d.bodyOmitted !== undefined) return;
+    const uuid = d.uuid;
+    if (this.wanted && !this.wanted.has(uuid ?? '')) return;
+    const c: Chosen = { line: l.line, start: l.start, length: l.bytes.length };
+    if (this.opts.failed) {
+      const failed = forwardsFailed(d);
+      if (failed && !this.f.regular) hold(c, l.bytes, this.held, this.file);
+      this.candidates.set(l.line, { ...c, uuid, failed, fixed: false });
+      return;
+    }
+    this.found.add(uuid ?? '');
+    if (!this.f.regular) hold(c, l.bytes, this.held, this.file);
+    this.picked.push(c);
+    if (this.opts.last !== undefined && this.picked.length > this.opts.last) {
+      this.held.bytes -= this.picked.shift()!.bytes?.length ?? 0;
+    }
+  }
+
+  outcome(o: ReplayOutcome): void {
+    if (this.opts.failed) applyOutcome(this.file, this.f, this.candidates, this.held, o);
+  }
+
+  /** What was picked; a --uuid that picked nothing is a usage error naming it. */
+  result(): Choice {
+    const all = [...this.candidates.values()];
+    const failed = all.filter((c) => c.failed);
+    for (const c of failed) this.found.add(c.uuid ?? '');
+    const missing = [...(this.wanted ?? [])].filter((u) => !this.found.has(u));
+    if (missing.length > 0) {
+      throw new UsageError(
+        `no delivery in ${quote(this.file)} has the uuid ${missing.map((u) => quote(u)).join(', ')}`,
+        { hint: `list them with: ${shellCommand`jq -r ${UUIDS_JQ} ${this.file}`}` },
+      );
+    }
+    return {
+      picked: this.opts.failed ? failed.slice(-(this.opts.last ?? Infinity)) : this.picked,
+      fixed: all.filter((c) => !c.failed && c.fixed).length,
+    };
+  }
+}
+
+/** First pass: every line checked completely, before anything is sent (Picks chooses). */
 async function choose(
   ctx: Context,
   file: string,
   f: OpenedFile,
-  opts: { uuids?: readonly string[]; last?: number; secret?: string; failed?: boolean },
-): Promise<Chosen[]> {
-  const wanted = opts.uuids ? new Set(opts.uuids) : undefined;
-  const found = new Set<string>();
+  opts: ChooseOptions,
+): Promise<Choice> {
+  const picks = new Picks(file, f, opts);
   let total = 0;
-  let held = 0;
-  const picked: Chosen[] = [];
   for await (const l of linesOf(ctx, file, f)) {
-    const p = prepare(file, l.line, l.bytes, opts.secret);
+    const p = parse(file, l.line, l.bytes);
     if (!p) continue;
+    if ('outcome' in p) {
+      picks.outcome(p.outcome);
+      continue;
+    }
+    prepare(file, l.line, p.delivery, opts.secret);
     total += 1;
-    // An unverified delivery recorded without its body (listen --record with a secret) has
-    // nothing to replay.
-    if (p.delivery.bodyOmitted !== undefined) continue;
-    // --failed: only what `listen --forward-to` could not deliver.
-    if (opts.failed && !forwardsFailed(p.delivery)) continue;
-    const uuid = p.delivery.uuid ?? '';
-    if (wanted && !wanted.has(uuid)) continue;
-    found.add(uuid);
-    const c: Chosen = { line: l.line, start: l.start, length: l.bytes.length };
-    if (!f.regular) {
-      c.bytes = l.bytes;
-      held += l.bytes.length;
-    }
-    picked.push(c);
-    if (opts.last !== undefined && picked.length > opts.last) {
-      held -= picked.shift()!.bytes?.length ?? 0;
-    }
-    if (held > MAX_PIPED_REPLAY_BYTES) {
-      throw new UsageError(
-        `${quote(file)} is not a regular file, and the deliveries chosen from it pass ${MAX_PIPED_REPLAY_BYTES / 1024 / 1024} MiB`,
-        { hint: 'save the recording to a file first, or choose fewer with --uuid or --last' },
-      );
-    }
+    picks.delivery(l, p.delivery);
   }
   if (total === 0) {
     throw new UsageError(`${quote(file)} holds no recorded delivery`, {
       hint: 'record deliveries with `sched webhooks listen --record <file>`',
     });
   }
-  const missing = [...(wanted ?? [])].filter((u) => !found.has(u));
-  if (missing.length > 0) {
-    throw new UsageError(
-      `no delivery in ${quote(file)} has the uuid ${missing.map((u) => quote(u)).join(', ')}`,
-      { hint: `list them with: ${shellCommand`jq -r .uuid ${file}`}` },
-    );
-  }
-  return picked;
+  return picks.result();
 }
 
 /** Second pass: one chosen line at a time, read again from the same descriptor. */
@@ -211,9 +342,11 @@ async function* sendable(
         throw new Failure(`${quote(file)} changed while it was replayed (line ${c.line})`);
       }
     }
-    const p = prepare(file, c.line, bytes, secret);
-    if (!p) throw new Failure(`${quote(file)} changed while it was replayed (line ${c.line})`);
-    yield p;
+    const p = parse(file, c.line, bytes);
+    if (!p || !('delivery' in p)) {
+      throw new Failure(`${quote(file)} changed while it was replayed (line ${c.line})`);
+    }
+    yield prepare(file, c.line, p.delivery, secret);
   }
 }
 
@@ -240,7 +373,7 @@ async function replay(
   to: URL,
   secret: string | undefined,
 ): Promise<void> {
-  const picked = await choose(ctx, flags.file, f, {
+  const { picked, fixed } = await choose(ctx, flags.file, f, {
     uuids: flags.uuid,
     last: flags.last,
     secret,
@@ -248,22 +381,60 @@ async function replay(
   });
   if (flags.failed === true && picked.length === 0) {
     // Nothing failed: a script that replays what failed has nothing to do.
-    ctx.io.err(`nothing to replay: no delivery in ${quote(flags.file)} has a failed forward`);
+    ctx.io.err(nothingFailed(flags.file, fixed));
     return;
   }
-  const json = printsData(ctx.globals);
-  const target = to.toString();
-  const mask = masker([secret]);
-  const n = picked.length;
+  const journal = await openJournal(ctx, flags.file, f);
+  try {
+    await send(ctx, { file: flags.file, f, picked, to, secret, journal });
+  } finally {
+    await journal?.close();
+  }
+}
+
+/** Why --failed has nothing to send: no failed forward, or every one replayed since. */
+function nothingFailed(file: string, fixed: number): string {
+  return fixed === 0
+    ? `nothing to replay: no delivery in ${quote(file)} has a failed forward`
+    : `nothing to replay: no delivery in ${quote(file)} failed at its latest try (${plural(fixed, 'delivery', 'deliveries')} that failed ${fixed === 1 ? 'was' : 'were'} replayed since with a 2xx answer)`;
+}
+
+/**
+ * The recording, open to append this replay's outcomes (the journal --failed reads); a file
+ * the rule of `--record` refuses is said once, and the replay goes on without it.
+ */
+async function openJournal(ctx: Context, file: string, f: OpenedFile) {
+  const j = await Journal.open(file, f);
+  if (j instanceof Journal) return j;
   ctx.io.err(
-    `replaying ${plural(n, 'delivery', 'deliveries')} to ${target} ${secret ? 're-signed with --secret' : n === 1 ? 'with its recorded signature' : 'with their recorded signatures'}`,
+    `${ctx.io.colorErr.yellow('warning:')} this replay's outcomes are not recorded in ${quote(file)}: ${j.refused}; a later --failed will not know of them`,
+  );
+  return undefined;
+}
+
+interface Sending {
+  file: string;
+  f: OpenedFile;
+  picked: readonly Chosen[];
+  to: URL;
+  secret: string | undefined;
+  journal: Journal | undefined;
+}
+
+async function send(ctx: Context, s: Sending): Promise<void> {
+  const target = s.to.toString();
+  const mask = masker([s.secret]);
+  const n = s.picked.length;
+  ctx.io.err(
+    `replaying ${plural(n, 'delivery', 'deliveries')} to ${target} ${s.secret ? 're-signed with --secret' : n === 1 ? 'with its recorded signature' : 'with their recorded signatures'}`,
   );
 
   let failed = 0;
   let sent = 0;
-  for await (const { line, delivery, body, headers } of sendable(flags.file, f, picked, secret)) {
+  for await (const { line, delivery, body, headers } of sendable(s.file, s.f, s.picked, s.secret)) {
+    const at = new Date();
     const r = await postRaw({
-      url: to,
+      url: s.to,
       body,
       headers,
       timeoutMs: ctx.globals.timeoutMs,
@@ -279,32 +450,87 @@ async function replay(
       });
     }
     sent += 1;
-    const ok = r.ok && r.status >= 200 && r.status < 300;
+    const answer = r.ok ? { status: r.status } : { status: null, error: mask(r.message) };
+    const ok = outcomeOk(answer);
     if (!ok) failed += 1;
-    const what = {
+    // The outcome first (what --failed reads later), then the line: a delivery sent is shown
+    // even when its outcome could not be recorded, and nothing more is sent after that.
+    const unrecorded = await record(s.journal, {
+      at: at.toISOString(),
       line,
-      event: delivery.event,
       uuid: delivery.uuid,
-      url: target,
-      signed: headers[SIGNATURE_HEADER] !== undefined,
-      resigned: secret !== undefined,
-      ...(r.ok ? { status: r.status } : { status: null, error: r.message }),
-      ms: r.ms,
-    };
-    if (json) {
-      await renderJsonLine(ctx.io, what);
-      continue;
-    }
-    const name = sanitizeCell(`${delivery.event ?? '(no event)'} ${delivery.uuid ?? '(no uuid)'}`);
-    const answer = r.ok
-      ? `${r.status} ${sanitizeCell(mask(r.statusText)).trim()}`.trim() + ` in ${r.ms} ms`
-      : `no answer: ${r.message}`;
-    const c = ctx.io.color;
-    await renderText(ctx.io, `line ${line}  ${name}  ${ok ? c.green(answer) : c.red(answer)}\n`);
+      to: target,
+      ...answer,
+    });
+    await showSent(ctx, { line, delivery, headers, r, answer, target, secret: s.secret });
+    if (unrecorded) throw notRecorded(unrecorded, { sent, n, line, status: answer.status });
   }
   if (failed > 0) {
     throw new Failure(
       `${failed} of ${n} replayed ${n === 1 ? 'delivery' : 'deliveries'} did not get a 2xx answer from ${target}`,
     );
   }
+}
+
+/** One replayed delivery on stdout: an NDJSON object (--json), or a line of text. */
+async function showSent(
+  ctx: Context,
+  o: Pick<Prepared, 'line' | 'delivery' | 'headers'> & {
+    r: Awaited<ReturnType<typeof postRaw>>;
+    answer: { status: number | null; error?: string };
+    target: string;
+    secret: string | undefined;
+  },
+): Promise<void> {
+  const { line, delivery, r } = o;
+  if (printsData(ctx.globals)) {
+    await renderJsonLine(ctx.io, {
+      line,
+      event: delivery.event,
+      uuid: delivery.uuid,
+      url: o.target,
+      signed: o.headers[SIGNATURE_HEADER] !== undefined,
+      resigned: o.secret !== undefined,
+      ...o.answer,
+      ms: r.ms,
+    });
+    return;
+  }
+  const mask = masker([o.secret]);
+  const name = sanitizeCell(`${delivery.event ?? '(no event)'} ${delivery.uuid ?? '(no uuid)'}`);
+  const said = r.ok
+    ? `${r.status} ${sanitizeCell(mask(r.statusText)).trim()}`.trim() + ` in ${r.ms} ms`
+    : `no answer: ${r.message}`;
+  const c = ctx.io.color;
+  const ok = outcomeOk(o.answer);
+  await renderText(ctx.io, `line ${line}  ${name}  ${ok ? c.green(said) : c.red(said)}\n`);
+}
+
+/** Appends one outcome to the journal, if there is one; the failed write, if it failed. */
+async function record(
+  journal: Journal | undefined,
+  o: Omit<ReplayOutcome, 'kind'>,
+): Promise<OutputFailed | undefined> {
+  try {
+    await journal?.append(o);
+    return undefined;
+  } catch (e) {
+    if (e instanceof OutputFailed) return e;
+    throw e;
+  }
+}
+
+/**
+ * A replay stopped by an outcome it could not record: what was sent (it cannot be taken back),
+ * whose outcome is missing, and that the rest was not sent.
+ */
+function notRecorded(
+  e: OutputFailed,
+  o: { sent: number; n: number; line: number; status: number | null },
+): OutputFailed {
+  const left = o.n - o.sent;
+  return e.afterChange(
+    `${o.sent} of ${plural(o.n, 'delivery', 'deliveries')} ${o.sent === 1 ? 'was' : 'were'} replayed; the outcome of line ${o.line} (${o.status ?? 'no answer'}) was not recorded`,
+    left > 0 ? [`the other ${left} ${left === 1 ? 'was' : 'were'} not sent`] : [],
+  );
 }

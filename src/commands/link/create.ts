@@ -35,6 +35,7 @@ import {
   type ResolvedMeetingType,
 } from '../types/meeting-types.js';
 import { cannotAsk } from '../../text/no-prompt.js';
+import { accountCommand, invocationOf, type Invocation } from '../../text/hints.js';
 
 interface Minted {
   type: ResolvedMeetingType;
@@ -88,6 +89,15 @@ function groupedUrls(count: number): (m: Minted) => string[] {
   };
 }
 
+/** What to give when no meeting type was given and none can be picked. */
+export function linkCreateHint(inv: Invocation): string {
+  const cmd = accountCommand(inv);
+  return (
+    `give a meeting-type slug, name or UUID, e.g. \`${cmd`sched link create intro-call --count 5 -o csv`} > links.csv\`; ` +
+    `\`${cmd`sched types list`}\` shows them`
+  );
+}
+
 export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> {
   const { io, globals } = ctx;
   const { meetingType: args, concurrency } = opts;
@@ -96,8 +106,7 @@ export async function run(ctx: Context, opts: LinkCreateOptions): Promise<void> 
     throw cannotAsk(
       ctx,
       'no meeting type given, and no pick list to choose one from',
-      'give a meeting-type slug, name or UUID, e.g. `sched link create intro-call --count 5 -o csv > links.csv`; ' +
-        '`sched types list` shows them',
+      linkCreateHint(invocationOf(globals)),
     );
   }
 

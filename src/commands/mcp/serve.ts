@@ -80,6 +80,7 @@ export async function startMcp(ctx: Context, opts: McpOptions): Promise<McpSessi
     env: ctx.env,
     addSecrets,
     mask: () => mask,
+    sandbox,
   };
   const { server, idle } = createMcpServer({
     access,

@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/profiles.js';
 import type { Column } from '../../output/render.js';
+import { invocationOf, loginHint } from '../../text/hints.js';
 
 export interface ProfileRow {
   name: string;
@@ -38,6 +39,8 @@ export async function run(ctx: Context): Promise<void> {
   const { show } = await import('../../output/render.js');
   await show(ctx.io, ctx.globals, { records: rows, columns });
   if (rows.length === 0) {
-    ctx.io.err(`No profiles yet (config: ${store.path}); run \`sched auth login\``);
+    ctx.io.err(
+      `No profiles yet (config: ${store.path}); run ${loginHint(invocationOf(ctx.globals))}`,
+    );
   }
 }

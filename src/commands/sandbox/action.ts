@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import { actionPath, SANDBOX_ACTIONS, type ActionVerb } from '../../sandbox/actions.js';
 import type { SandboxActionOptions } from './inputs.js';
+import { invocationOf } from '../../text/hints.js';
 import { callControl, checkIsoTime, checkUuid, printResult, sandboxClient } from './shared.js';
 
 /** The run of the meeting action `verb`. */
@@ -12,7 +13,7 @@ export function runAction(verb: ActionVerb) {
   const row = SANDBOX_ACTIONS[verb];
   return {
     async run(ctx: Context, opts: SandboxActionOptions): Promise<void> {
-      const uuid = checkUuid(opts.meetingUuid, 'meeting');
+      const uuid = checkUuid(opts.meetingUuid, 'meeting', invocationOf(ctx.globals));
       const body: Record<string, string> = {};
       if (opts.at !== undefined) body.at = checkIsoTime(opts.at);
       if (opts.reason !== undefined) body.reason = opts.reason;

@@ -12,6 +12,7 @@ import { quote } from '../../text/quote.js';
 import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_BASE_URL } from '../../defaults.js';
 // The booking page's own reading of a wall-clock time, so `book --at` means what the page means.
 import { zonedTimeToUtc } from '../../sandbox/meetings.js';
+import { accountCommand, type Invocation } from '../../text/hints.js';
 
 interface DeliveryView {
   notification_uuid: string;
@@ -99,17 +100,23 @@ export function checkIsoTime(value: string, flag = '--at', localZone?: string): 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Where to find a UUID of each kind: commands of the sandbox or account the invocation names. */
 const UUID_HINTS = {
-  meeting:
-    '`sched sandbox book` prints the UUID of the meeting it creates; `sched sandbox meetings` lists them',
-  webhook: '`sched webhooks ls` lists the webhooks with their UUIDs',
+  meeting: (inv: Invocation) =>
+    `\`${accountCommand(inv)`sched sandbox book`}\` prints the UUID of the meeting it creates; \`${accountCommand(inv)`sched sandbox meetings`}\` lists them`,
+  webhook: (inv: Invocation) =>
+    `\`${accountCommand(inv)`sched webhooks ls`}\` lists the webhooks with their UUIDs`,
 } as const;
 
 /** A meeting or webhook UUID given on the command line, checked locally (exit 2). */
-export function checkUuid(value: string, what: keyof typeof UUID_HINTS): string {
+export function checkUuid(
+  value: string,
+  what: keyof typeof UUID_HINTS,
+  inv: Invocation = {},
+): string {
   const v = value.trim();
   if (!UUID.test(v)) {
-    throw new UsageError(`${quote(value)} is not a ${what} UUID`, { hint: UUID_HINTS[what] });
+    throw new UsageError(`${quote(value)} is not a ${what} UUID`, { hint: UUID_HINTS[what](inv) });
   }
   return v.toLowerCase();
 }

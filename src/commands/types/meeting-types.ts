@@ -8,6 +8,7 @@ import type { Column } from '../../output/render.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { quote, shellQuote } from '../../text/quote.js';
 import { closest } from '../../text/suggest.js';
+import { accountCommand, invocationOf, type Invocation } from '../../text/hints.js';
 
 export const MEETING_TYPE_COLUMNS: readonly Column<MeetingType>[] = [
   { key: 'name', value: (t) => t.name, shrink: true },
@@ -25,7 +26,12 @@ export interface ResolvedMeetingType {
 }
 
 /** What resolving needs of the context: the signal that stops it (a command's, or a tool call's). */
-export type Cancellable = Pick<Context, 'signal'>;
+export type Cancellable = Pick<Context, 'signal'> & Partial<Pick<Context, 'globals'>>;
+
+/** The flags a suggested command keeps (none for a caller without global options: `sched mcp`). */
+function invocation(ctx: Cancellable): Invocation {
+  return ctx.globals ? invocationOf(ctx.globals) : {};
+}
 
 /**
  * Every meeting type of the account (all pages), held to look one up or to pick one: at most
@@ -37,8 +43,7 @@ export async function allMeetingTypes(ctx: Cancellable, client: ApiClient): Prom
     import('../../api/endpoints.js'),
     import('../../bulk/page-walk.js'),
   ]);
-  const hint =
-    'give the meeting type by its UUID (`sched types list --name <text>` finds it): a UUID needs no list';
+  const hint = `give the meeting type by its UUID (\`${accountCommand(invocation(ctx))`sched types list --name <text>`}\` finds it): a UUID needs no list`;
   const list: MeetingType[] = [];
   for await (const t of meetingTypes(client, heldWalk(ctx.signal, hint))) list.push(t);
   return list;
@@ -82,7 +87,7 @@ const MAX_REF = 200;
  * usage error before any request: a lookup would list every meeting type only to say "no
  * meeting type ...".
  */
-export function checkMeetingTypeRefs(refs: readonly string[]): void {
+export function checkMeetingTypeRefs(refs: readonly string[], inv: Invocation = {}): void {
   const bad = refs.filter(
     // eslint-disable-next-line no-control-regex
     (r) => r.trim() === '' || /[\u0000-\u001f\u007f-\u009f]/.test(r) || r.length > MAX_REF,
@@ -90,7 +95,7 @@ export function checkMeetingTypeRefs(refs: readonly string[]): void {
   if (bad.length > 0) {
     throw new UsageError(
       `not a meeting-type UUID, slug or name: ${bad.map((r) => (r.trim() === '' ? '(empty)' : quote(r))).join(', ')}`,
-      { hint: '`sched types list` shows the names, slugs and UUIDs' },
+      { hint: `\`${accountCommand(inv)`sched types list`}\` shows the names, slugs and UUIDs` },
     );
   }
 }
@@ -107,7 +112,7 @@ export async function resolveMeetingTypes(
   client: ApiClient,
   refs: readonly string[],
 ): Promise<ResolvedMeetingType[]> {
-  checkMeetingTypeRefs(refs);
+  checkMeetingTypeRefs(refs, invocation(ctx));
   const byUuid = (ref: string): ResolvedMeetingType => ({ ref, uuid: ref.toLowerCase() });
   const lookups = refs.filter((r) => !isUuid(r));
   if (lookups.length === 0) return refs.map(byUuid);
@@ -147,7 +152,7 @@ export async function resolveMeetingTypes(
         details: [...details],
         hint: oneName
           ? `a name with spaces is one argument: quote it, e.g. ${shellQuote(whole)}`
-          : 'run `sched types list --all` to see the names, slugs and UUIDs',
+          : `run \`${accountCommand(invocation(ctx))`sched types list --all`}\` to see the names, slugs and UUIDs`,
       },
     );
   }
@@ -190,7 +195,7 @@ export async function getMeetingType(
   client: ApiClient,
   ref: string,
 ): Promise<MeetingType> {
-  checkMeetingTypeRefs([ref]);
+  checkMeetingTypeRefs([ref], invocation(ctx));
   const types = await allMeetingTypes(ctx, client);
   const found = matchMeetingTypes(types, ref);
   if (found.length === 1) return found[0]!;
@@ -199,7 +204,7 @@ export async function getMeetingType(
       `no meeting type with UUID, slug or name ${quote(ref)} (${types.length} meeting types checked)`,
       {
         details: suggestions(ref, types),
-        hint: 'run `sched types list --name <text>` to find it by part of its name',
+        hint: `run \`${accountCommand(invocation(ctx))`sched types list --name <text>`}\` to find it by part of its name`,
       },
     );
   }

@@ -20,7 +20,7 @@ import type { WebhooksAddOptions } from './inputs.js';
 import type { Prompter } from '../../prompt.js';
 import { messageOf, OutputFailed, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import { shellCommand } from '../../text/quote.js';
+import { invocationOf, webhookRemoveHint } from '../../text/hints.js';
 import { EVENT_NAMES, type EventName, type Webhook } from '../../api/types.js';
 import { show } from '../../output/render.js';
 import { nonEmptySecret, readPayload } from '../../domain/webhooks/input.js';
@@ -96,6 +96,7 @@ async function ask(
  * deleted — a change begun finishes its own steps, whatever the output does — and that is said.
  */
 async function secretLost(
+  ctx: Context,
   client: ApiClient,
   uuid: string,
   failure: OutputFailed,
@@ -110,7 +111,7 @@ async function secretLost(
     return failure.afterChange(
       `the new webhook ${uuid} has a signing secret nobody has, and deleting it failed: ${messageOf(e)}`,
       [],
-      `delete it: ${shellCommand`sched webhooks rm ${uuid}`}`,
+      `delete it: ${webhookRemoveHint(invocationOf(ctx.globals), uuid)}`,
     );
   }
 }
@@ -194,7 +195,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     created = await createWebhook(
       client,
       { url, events, secret: secret.kind === 'given' ? secret.secret : generated },
-      { signal: ctx.signal },
+      { signal: ctx.signal, invocation: invocationOf(ctx.globals) },
     );
   } catch (e) {
     await file?.discard();
@@ -210,7 +211,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
     } catch (e) {
       await file.discard();
       const target = { kind: 'file', flag: '--secret-out', path: file.path } as const;
-      throw await secretLost(client, created.uuid, new OutputFailed(target, e));
+      throw await secretLost(ctx, client, created.uuid, new OutputFailed(target, e));
     }
     if (!globals.quiet)
       io.err(
@@ -235,7 +236,7 @@ export async function run(ctx: Context, flags: WebhooksAddOptions): Promise<void
   } catch (e) {
     if (!(e instanceof OutputFailed)) throw e;
     // A generated secret that reached nobody: the webhook is useless (and never on stderr).
-    if (shownSecret) throw await secretLost(client, created.uuid, e);
+    if (shownSecret) throw await secretLost(ctx, client, created.uuid, e);
     throw e.afterChange(`webhook ${created.uuid} was created`);
   }
 

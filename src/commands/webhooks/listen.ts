@@ -20,6 +20,7 @@ import { forwardTargets } from '../../domain/webhooks/listen/targets.js';
 import * as show from '../../domain/webhooks/listen/render.js';
 import { listenFailure } from '../../http/listen.js';
 import { printsData, renderText } from '../../output/render.js';
+import { invocationOf } from '../../text/hints.js';
 
 export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<void> {
   const o = await settings(ctx, flags);
@@ -52,6 +53,7 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
         : undefined,
       timeoutMs: ctx.globals.timeoutMs,
       env: ctx.env,
+      invocation: invocationOf(ctx.globals),
     },
     { event: (e) => write(show.eventText(e, json, io.color)), note: (line) => io.err(line) },
   );
@@ -82,7 +84,12 @@ export async function run(ctx: Context, flags: WebhooksListenOptions): Promise<v
   for (const line of show.stopLines(summary, { localUrl, kept: o.kept, capture: capture?.file }))
     io.err(line);
   // A clean stop is exit 0, unless the webhook was left behind or --max-time came first.
-  const failure = show.stopFailure(summary, { ...o, limit: flags.count, maxTimeS: flags.maxTime });
+  const failure = show.stopFailure(summary, {
+    ...o,
+    limit: flags.count,
+    maxTimeS: flags.maxTime,
+    invocation: invocationOf(ctx.globals),
+  });
   if (failure) throw failure;
   // The data asked for could not be written: the recording, or stdout (not a reader that left).
   if (capture?.error !== undefined) {
@@ -136,7 +143,7 @@ async function webhookApi(ctx: Context): Promise<WebhookApi> {
   const client = await ctx.api();
   return {
     list: (signal) => webhooks(client, { all: true, signal, limiter: adaptivePageLimiter }),
-    create: (input) => createWebhook(client, input),
+    create: (input) => createWebhook(client, input, { invocation: invocationOf(ctx.globals) }),
     remove: (uuid) => removeWebhook(client, uuid),
   };
 }

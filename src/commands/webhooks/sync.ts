@@ -42,6 +42,7 @@ import { show, type Column } from '../../output/render.js';
 import { plural } from '../../text/plural.js';
 import { partialStopError } from '../stopped.js';
 import { shellCommand } from '../../text/quote.js';
+import { invocationOf, type Invocation } from '../../text/hints.js';
 
 export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<void> {
   const { io } = ctx;
@@ -121,7 +122,7 @@ export async function run(ctx: Context, flags: WebhooksSyncOptions): Promise<voi
   // 4. The requests, one at a time.
   if (!quiet && hasChanges(plan)) say(sendingLine(ctx, plan));
   const steps = executionSteps(plan);
-  const ops: SyncOps = makeOps(api, ctx.signal);
+  const ops: SyncOps = makeOps(api, ctx.signal, invocationOf(ctx.globals));
   try {
     const done = await applySteps(steps, ops, {
       signal: ctx.signal,
@@ -214,9 +215,9 @@ async function listAllWebhooks(
   return [...seen.values()];
 }
 
-function makeOps(api: ApiClient, signal: AbortSignal): SyncOps {
+function makeOps(api: ApiClient, signal: AbortSignal, invocation: Invocation): SyncOps {
   return {
-    create: (input) => createWebhook(api, input, { signal }),
+    create: (input) => createWebhook(api, input, { signal, invocation }),
     // Someone else deleted it first: what sync wanted is done.
     remove: (uuid) => removeWebhook(api, uuid, { signal }),
   };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli.js';
 import { createBufferIO } from '../../helpers/buffer-io.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { receiversClosedAfterEach } from '../../helpers/receiver.js';
 import { runSched } from '../../helpers/run.js';
 import { until } from '../../helpers/until.js';
 
@@ -14,9 +14,8 @@ const delivery = (uuid: string) =>
   JSON.stringify({ event: 'meetingScheduled', uuid, data: { uuid: `m-${uuid}` } });
 
 let dir: string | undefined;
-const receivers: Receiver[] = [];
+const startReceiver = receiversClosedAfterEach();
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
@@ -27,7 +26,6 @@ describe('events replay --failed', () => {
     const file = join(dir, 'rec.ndjson');
     // The app fails the first delivery's three tries, then takes the second.
     const app = await startReceiver({ statuses: [500, 500, 500] });
-    receivers.push(app);
     const io = createBufferIO();
     const done = runCli(
       [
@@ -61,7 +59,6 @@ describe('events replay --failed', () => {
     ]);
 
     const fixed = await startReceiver();
-    receivers.push(fixed);
     const r = await runSched(['events', 'replay', file, '--failed', '--to', fixed.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^line 1 {2}meetingScheduled lost {2}200 OK in \d+ ms\n$/);

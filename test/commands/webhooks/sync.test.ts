@@ -12,6 +12,7 @@ import { useConfigDir } from '../../helpers/config-dir.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { envelope, f, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { EVENT_NAMES } from '../../../src/api/types.js';
+import { OUTPUT_FORMATS } from '../../../src/output/formats.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/sync', import.meta.url));
 // Distinctive values: if either shows up in any output, a secret leaked.
@@ -259,7 +260,7 @@ describe('sched webhooks sync (sandbox)', () => {
       ],
     });
     const runs: Array<{ globals: string[]; extra: string[]; tty: boolean }> = [];
-    for (const output of ['table', 'json', 'ndjson', 'csv']) {
+    for (const output of OUTPUT_FORMATS) {
       for (const tty of [false, true]) {
         runs.push({ globals: ['-o', output], extra: [], tty });
         runs.push({ globals: ['-o', output], extra: ['--dry-run'], tty });

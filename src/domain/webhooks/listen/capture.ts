@@ -4,6 +4,7 @@
 // 0600 and the user's own: it holds signatures and personal data. A line is bounded by the
 // receiver's own caps (a body of at most 5 MiB, headers of at most 16 KiB), so the file never
 // holds more per delivery than the listener itself would.
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { openAppendFile } from '../../../user-file.js';
 import { exposureStat, octal, readableBy, type Exposure } from '../../../config/ownership.js';
@@ -144,38 +145,15 @@ export class CaptureFile {
   ) {}
 
   /**
-   * Opens `file` for appending, created mode 0600. A symbolic link is not followed: a link
-   * planted at the path must not redirect the recording. An existing file must be the user's
-   * own and readable by no one else (exposureStat, the config's group rule): one that was open to
-   * others may be open in another process already, which a chmod would not close. It is then
-   * set to 0600.
+   * Opens `file` for appending, created mode 0600, with the rule of openPrivateAppend (a
+   * symbolic link, other hard links, another owner or other readers refused).
    */
   static async open(file: string, maxBytes = MAX_RECORDING_BYTES): Promise<CaptureFile> {
-    let fh: FileHandle | undefined;
-    let size: number;
-    let exposed: Exposure | undefined;
-    try {
-      fh = await openAppendFile(file, 0o600);
-      const st = await fh.stat();
-      exposed = exposureStat(st);
-      if (!exposed) await fh.chmod(0o600);
-      size = st.size;
-    } catch (e) {
-      await fh?.close().catch(() => undefined);
-      const code = (e as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ELOOP'
-          ? 'it is a symbolic link'
-          : code === 'ENLINK'
-            ? 'it has other hard links (another name for the same file); record to a new file'
-            : fileProblem(e);
-      throw new UsageError(`cannot record to ${quote(file)}: ${why}`);
+    const r = await openPrivateAppend(file, { create: true });
+    if (r instanceof AppendRefused) {
+      throw new UsageError(`cannot record to ${quote(file)}: ${r.why}${r.newFile ? NEW_FILE : ''}`);
     }
-    if (exposed) {
-      await fh.close().catch(() => undefined);
-      throw new UsageError(`cannot record to ${quote(file)}: ${exposedWhy(exposed)}`);
-    }
-    return new CaptureFile(file, fh, size, maxBytes);
+    return new CaptureFile(file, r.fh, r.size, maxBytes);
   }
 
   append(c: CapturedDelivery): Promise<void> {
@@ -191,6 +169,8 @@ export class CaptureFile {
         await this.fh.appendFile(line);
         this.size += line.length;
       } catch (e) {
+        // What part of the line was written is cut off: the recording still reads.
+        await this.fh.truncate(this.size).catch(() => undefined);
         this.failed = fileProblem(e);
         this.error = e;
       }
@@ -204,13 +184,64 @@ export class CaptureFile {
   }
 }
 
-/** Why an existing recording is refused, with the fix (its readers cannot be told to close it). */
-function exposedWhy(x: Exposure): string {
-  const what =
-    x.why === 'owner'
-      ? `it belongs to another user (uid ${x.uid})`
-      : `it is ${readableBy(x)} (mode ${octal(x.mode)}), and a reader may have it open already`;
-  return `${what}; record to a new file`;
+/** The fix of a refusal whose file cannot be made private again (its readers keep it open). */
+const NEW_FILE = '; record to a new file';
+
+/**
+ * Why a recording is not appended to: `why` in words; `newFile` when the fix is another file
+ * (another owner, other readers, other names), not something done to this one.
+ */
+export class AppendRefused {
+  constructor(
+    readonly why: string,
+    readonly newFile: boolean,
+    /** The system's code, when the open failed (ELOOP, ENLINK, EACCES, ...). */
+    readonly code?: string,
+  ) {}
+}
+
+/**
+ * The one rule of a file sched appends deliveries or their outcomes to (`listen --record`, the
+ * outcomes `events replay` adds to a recording): opened for appending (created mode 0600 when
+ * `create`), a symbolic link never followed (a link planted at the path must not redirect it),
+ * only a regular file with no other hard link, the user's own and readable by no one else
+ * (exposureStat, the config's group rule): one that was open to others may be open in another
+ * process already, which a chmod would not close. It is then set to 0600. Else why not.
+ */
+export async function openPrivateAppend(
+  file: string,
+  opts: { create: boolean },
+): Promise<{ fh: FileHandle; size: number; stat: Stats } | AppendRefused> {
+  let fh: FileHandle | undefined;
+  let st: Stats;
+  let exposed: Exposure | undefined;
+  try {
+    fh = await openAppendFile(file, 0o600, opts);
+    st = await fh.stat();
+    exposed = exposureStat(st);
+    if (!exposed) await fh.chmod(0o600);
+  } catch (e) {
+    await fh?.close().catch(() => undefined);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return new AppendRefused('it is a symbolic link', false, code);
+    if (code === 'ENLINK') {
+      return new AppendRefused(
+        'it has other hard links (another name for the same file)',
+        true,
+        code,
+      );
+    }
+    return new AppendRefused(fileProblem(e), false, code);
+  }
+  if (exposed) {
+    await fh.close().catch(() => undefined);
+    const what =
+      exposed.why === 'owner'
+        ? `it belongs to another user (uid ${exposed.uid})`
+        : `it is ${readableBy(exposed)} (mode ${octal(exposed.mode)}), and a reader may have it open already`;
+    return new AppendRefused(what, true);
+  }
+  return { fh, size: st.size, stat: st };
 }
 
 const VERDICTS = new Set(['valid', 'invalid', 'missing', 'unchecked']);

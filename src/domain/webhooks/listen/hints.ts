@@ -1,6 +1,7 @@
 // The command lines the listener suggests (replay what no forward took, remove a webhook):
 // each value from outside is one shell word (shellCommand).
 import { shellCommand } from '../../../text/quote.js';
+import { webhookRemoveHint, type Invocation } from '../../../text/hints.js';
 
 /**
  * What to run once the app is fixed, after a delivery no forward took: the recording, the
@@ -27,6 +28,6 @@ export function replayAllHint(
 }
 
 /** How to remove a webhook by hand (one `--register` could not delete, or an older one). */
-export function removeWebhookHint(uuid: string): string {
-  return shellCommand`sched webhooks rm ${uuid}`;
+export function removeWebhookHint(uuid: string, inv: Invocation = {}): string {
+  return webhookRemoveHint(inv, uuid);
 }

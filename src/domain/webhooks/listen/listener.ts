@@ -26,6 +26,7 @@ import {
   type Verdict,
 } from './record.js';
 import { ListenerWebhook, type WebhookApi } from './register.js';
+import { accountCommand, type Invocation } from '../../../text/hints.js';
 import { answerNonDelivery, startReceiver, type Busy, type Receiver } from './receiver.js';
 import { NoteLimiter } from './notes.js';
 import { replayOneHint } from './hints.js';
@@ -49,6 +50,8 @@ export interface ListenerConfig {
   recordUnverified: boolean;
   /** --register: the webhook to create for the listener's lifetime, and its events. */
   register: { url: string; events: EventName[]; api: () => Promise<WebhookApi> } | undefined;
+  /** The flags the commands it suggests keep (--profile, --base-url). */
+  invocation?: Invocation;
   timeoutMs: number;
   /** The environment, for the proxy variables (HTTPS_PROXY, NO_PROXY) forwards honour. */
   env?: Record<string, string | undefined>;
@@ -146,6 +149,7 @@ export class Listener {
     this.registration = new ListenerWebhook(
       () => config.register!.api(),
       (line) => hooks.note(line),
+      config.invocation,
     );
   }
 
@@ -300,7 +304,11 @@ export class Listener {
         : [];
     const signatureReason =
       signature === 'invalid'
-        ? likelyCause(diagnoses, { kept: true, bytes: body.length }, LISTEN_NO_KNOWN_CAUSE)
+        ? likelyCause(
+            diagnoses,
+            { kept: true, bytes: body.length },
+            listenNoKnownCause(this.config.invocation ?? {}),
+          )
         : undefined;
     const record = deliveryRecord(req, body, {
       receivedAt,
@@ -430,4 +438,6 @@ export class Listener {
  * the usual reason a listener sees one is a webhook created with another secret (a generated
  * one, or before SCHED_WEBHOOK_SECRET was set).
  */
-export const LISTEN_NO_KNOWN_CAUSE = `${NO_KNOWN_CAUSE}; the webhook may have been created with another secret: check one with \`sched sig verify --secret <it>\`, or re-create the webhook with \`sched webhooks add\` while SCHED_WEBHOOK_SECRET is set`;
+export function listenNoKnownCause(inv: Invocation): string {
+  return `${NO_KNOWN_CAUSE}; the webhook may have been created with another secret: check one with \`sched sig verify --secret <it>\`, or re-create the webhook with \`${accountCommand(inv)`sched webhooks add`}\` while SCHED_WEBHOOK_SECRET is set`;
+}

@@ -5,6 +5,7 @@ import type { EventName, Webhook } from '../../../api/types.js';
 import { messageOf } from '../../../errors.js';
 import { urlKey } from '../url.js';
 import { removeWebhookHint } from './hints.js';
+import type { Invocation } from '../../../text/hints.js';
 
 export interface WebhookApi {
   list(signal: AbortSignal): AsyncIterable<Webhook>;
@@ -34,6 +35,8 @@ export class ListenerWebhook {
   constructor(
     private readonly api: () => Promise<WebhookApi>,
     private readonly note: (line: string) => void,
+    /** The flags its suggested commands keep (--profile, --base-url). */
+    private readonly inv: Invocation = {},
   ) {}
 
   async register(input: RegisterInput): Promise<Webhook> {
@@ -44,7 +47,7 @@ export class ListenerWebhook {
       for await (const w of api.list(input.stop)) {
         if (urlKey(w.url) === urlKey(input.url)) {
           this.note(
-            `note: webhook ${w.uuid} already points at ${input.url}; its deliveries will arrive too (remove it with \`${removeWebhookHint(w.uuid)}\`)`,
+            `note: webhook ${w.uuid} already points at ${input.url}; its deliveries will arrive too (remove it with \`${removeWebhookHint(w.uuid, this.inv)}\`)`,
           );
         }
       }

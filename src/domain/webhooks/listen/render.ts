@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import { isLoopback } from '../../../api/url.js';
 import { sanitizeCell } from '../../../text/sanitize.js';
 import { removeWebhookHint, replayAllHint } from './hints.js';
+import type { Invocation } from '../../../text/hints.js';
 import { Failure } from '../../../errors.js';
 import type { ForwardReport, ForwardTarget } from './forward.js';
 import type { ListenerEvent, ListenerSummary } from './listener.js';
@@ -164,12 +165,18 @@ export function stopLines(
 /** Why a stop is a failure (exit 1): the --register webhook left behind, too few deliveries. */
 export function stopFailure(
   s: ListenerSummary,
-  o: { registerUrl: string | undefined; limit: number | undefined; maxTimeS: number | undefined },
+  o: {
+    registerUrl: string | undefined;
+    limit: number | undefined;
+    maxTimeS: number | undefined;
+    /** The flags the suggested `webhooks rm` keeps. */
+    invocation?: Invocation;
+  },
 ): Failure | undefined {
   const webhook = s.registration.webhook;
   if (s.registration.failed && webhook) {
     return new Failure(`the webhook ${webhook.uuid} for ${o.registerUrl} was left behind`, {
-      hint: `remove it with \`${removeWebhookHint(webhook.uuid)}\``,
+      hint: `remove it with \`${removeWebhookHint(webhook.uuid, o.invocation)}\``,
     });
   }
   if (s.reason === 'max-time' && o.limit !== undefined && s.counted < o.limit) {
