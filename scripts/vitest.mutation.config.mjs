@@ -31,7 +31,7 @@ export default {
       'test/config/trust*.test.ts',
       'test/commands/webhooks/sync.test.ts',
       'test/commands/sig/sig.test.ts',
-      'test/mcp/{tools,calls,output-schemas,selection}.test.ts',
+      'test/mcp/{tools,calls,output-schemas,selection,traps}.test.ts',
       'test/domain/webhooks/listen/*.test.ts',
       'test/commands/webhooks/{listen,listen-ci}.test.ts',
       'test/domain/webhooks/{secret-policy,env-secret-wording,meeting}.test.ts',
