@@ -166,11 +166,9 @@ export class CaptureFile {
         return;
       }
       try {
-        await this.fh.appendFile(line);
+        await appendLine(this.fh, line);
         this.size += line.length;
       } catch (e) {
-        // What part of the line was written is cut off: the recording still reads.
-        await this.fh.truncate(this.size).catch(() => undefined);
         this.failed = fileProblem(e);
         this.error = e;
       }
@@ -181,6 +179,36 @@ export class CaptureFile {
   async close(): Promise<void> {
     await this.chain;
     await this.fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Appends one line to a recording, which another process may be appending to at the same time
+ * (`listen --record` still running while `events replay` appends its outcomes). The line goes
+ * in one write() (looping only on a short one): a regular file's O_APPEND writes do not
+ * interleave, where `appendFile` writes 512 KiB at a time and another writer's line could land
+ * inside a long one. When a write fails part-way (a full disk), the part written is cut off so
+ * the recording still reads — but only when the file grew by exactly that part since just
+ * before the write: truncating to a size remembered earlier would cut off the lines another
+ * writer appended meanwhile.
+ */
+export async function appendLine(fh: FileHandle, line: Buffer): Promise<void> {
+  const before = (await fh.stat()).size;
+  let done = 0;
+  try {
+    while (done < line.length) {
+      const { bytesWritten } = await fh.write(line, done, line.length - done);
+      done += bytesWritten;
+    }
+  } catch (e) {
+    if (done > 0) {
+      const after = await fh.stat().then(
+        (st) => st.size,
+        () => undefined,
+      );
+      if (after === before + done) await fh.truncate(before).catch(() => undefined);
+    }
+    throw e;
   }
 }
 

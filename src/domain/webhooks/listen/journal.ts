@@ -6,7 +6,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { OutputFailed } from '../../../errors.js';
 import type { OpenedFile } from '../../../user-file.js';
-import { AppendRefused, openPrivateAppend } from './capture.js';
+import { AppendRefused, appendLine, openPrivateAppend } from './capture.js';
 
 /** What marks a line as the outcome of a replay (and its format's version). */
 export const OUTCOME_KIND = 'sched.replay-outcome/1';
@@ -53,8 +53,6 @@ export class Journal {
     private readonly fh: FileHandle,
     /** The file does not end with a line break: the first outcome starts with one. */
     private newline: boolean,
-    /** Its size: what it held when opened, plus what was appended. */
-    private size: number,
   ) {}
 
   /**
@@ -78,7 +76,7 @@ export class Journal {
       await read.read(last, 1, size - 1);
       newline = last[0] !== 0x0a;
     }
-    return new Journal(file, fh, newline, size);
+    return new Journal(file, fh, newline);
   }
 
   /**
@@ -89,12 +87,11 @@ export class Journal {
     const text = `${this.newline ? '\n' : ''}${JSON.stringify({ kind: OUTCOME_KIND, ...o })}\n`;
     const line = Buffer.from(text, 'utf8');
     try {
-      await this.fh.appendFile(line);
+      // Cuts off only its own part of a line that failed: never what another writer appended.
+      await appendLine(this.fh, line);
     } catch (e) {
-      await this.fh.truncate(this.size).catch(() => undefined);
       throw new OutputFailed({ kind: 'file', flag: TARGET, path: this.file }, e);
     }
-    this.size += line.length;
     this.newline = false;
     this.written += 1;
   }
