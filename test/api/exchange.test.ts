@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
   createTransport,
@@ -325,12 +325,21 @@ describe('the API client getting no answer', () => {
 
   it('leaves no timer running once answered (nothing holds the process until --timeout)', async () => {
     srv.on('GET', '/api/quick', f.json(200, {}));
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const t = transport({ timeoutMs: 60_000 });
-    await t.exchange({ method: 'GET', path: '/quick' }, 1, () => {});
-    const before = timers();
-    for (let i = 0; i < 3; i++) await t.exchange({ method: 'GET', path: '/quick' }, 1, () => {});
-    expect(timers()).toBe(before);
+    // Our timers are the ones set for --timeout (60 s here); undici's own come and go.
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      const t = transport({ timeoutMs: 60_000 });
+      for (let i = 0; i < 3; i++) await t.exchange({ method: 'GET', path: '/quick' }, 1, () => {});
+      const ours = set.mock.calls.flatMap((call, i) =>
+        call[1] === 60_000 ? [set.mock.results[i]!.value as unknown] : [],
+      );
+      expect(ours).toHaveLength(3);
+      for (const timer of ours) expect(cleared.mock.calls.some((c) => c[0] === timer)).toBe(true);
+    } finally {
+      set.mockRestore();
+      cleared.mockRestore();
+    }
   });
 
   it('close(true) fails a request in flight; close(false) lets it finish', async () => {
