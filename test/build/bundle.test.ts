@@ -114,6 +114,22 @@ describe('dist/', () => {
     }
   });
 
+  it('a file defines `require` (createRequire) only when it names it, so most chunks do not', () => {
+    const BANNER =
+      /^import \{ createRequire as (\w+) \} from 'node:module'; const require = \1\(import\.meta\.url\);/;
+    const carrying = files.filter((f) => BANNER.test(f.text));
+    // Every file that names `require` (the bundled CommonJS code's helper) still has its own.
+    for (const f of files) {
+      const rest = f.text.replace(BANNER, '');
+      if (/(?<![\w$.])require(?![\w$])/.test(rest)) expect(carrying, f.name).toContain(f);
+    }
+    expect(carrying.length).toBeGreaterThan(0);
+    // A copy per chunk cost ~5% of a one-GET run's CPU (BENCHMARKS.md): a few remain.
+    expect(carrying.length, carrying.map((f) => f.name).join(' ')).toBeLessThan(files.length / 4);
+    const mainLoads = [...staticClosure('main.js')];
+    expect(mainLoads.filter((n) => BANNER.test(byName.get(n) ?? '')).length).toBeLessThan(4);
+  });
+
   it('sandbox.js (sched/sandbox) loads nothing of the CLI', () => {
     const seen = staticClosure('sandbox.js');
     expect(seen.size).toBeGreaterThan(1);
