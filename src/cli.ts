@@ -20,6 +20,7 @@ import {
   UsageError,
 } from './errors.js';
 import type { IO } from './io.js';
+import { askedFormat, DEFAULT_FORMAT } from './output/formats.js';
 import type { Prompter } from './prompt.js';
 import { didYouMean, nearest } from './text/suggest.js';
 import { asInvoked } from './names.js';
@@ -312,14 +313,12 @@ export async function buildProgram(act: Act, only?: string, name = 'sched'): Pro
 }
 
 function resolveGlobals(raw: GlobalInput, env: Env): GlobalOptions {
-  let output: OutputFormat = raw.output ?? 'table';
-  if (raw.json) output = 'json';
   return {
     profile: raw.profile ?? (env.SCHED_PROFILE || 'default'),
     profileSource: raw.profile !== undefined ? 'flag' : env.SCHED_PROFILE ? 'env' : 'default',
     baseUrl: raw.baseUrl,
-    output,
-    outputGiven: raw.output !== undefined || Boolean(raw.json),
+    output: askedFormat(raw) ?? DEFAULT_FORMAT,
+    outputGiven: askedFormat(raw) !== undefined,
     color: raw.color !== false,
     input: raw.input !== false,
     timeoutMs: Math.round(raw.timeout * 1000),

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context, type OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
+import { askedFormat, twoFormatsAsked, type AskedFormat } from '../output/formats.js';
 
 // ---------------------------------------------------------------------------------------------
 // Names: "--dry-run <x>" -> "dryRun", "--no-secret" -> "secret", "[meeting-type...]" -> "meetingType"
@@ -495,19 +496,15 @@ export { NO_CSV, TEXT_ONLY, TEXT_OR_JSON } from '../output/formats.js';
  * `--json` with an `-o` other than json asks for two formats, and a format the command cannot
  * print is never silently replaced by another. Both are usage errors naming what it prints.
  */
-export function checkOutputFormat(
-  def: CommandDef,
-  path: string,
-  asked: { json?: boolean; output?: OutputFormat },
-): void {
+export function checkOutputFormat(def: CommandDef, path: string, asked: AskedFormat): void {
   const formats = def.formats ?? ALL_FORMATS;
   const prints = `${path} prints ${formats.join(', ')}`;
-  if (asked.json && asked.output !== undefined && asked.output !== 'json') {
+  if (twoFormatsAsked(asked)) {
     throw new UsageError(`--json and -o ${asked.output} ask for two formats; ${prints}`, {
       hint: '--json is -o json: give one of them',
     });
   }
-  const format = asked.json ? 'json' : asked.output;
+  const format = askedFormat(asked);
   if (format !== undefined && !formats.includes(format)) {
     throw new UsageError(`${path} cannot print ${format}; it prints ${formats.join(', ')}`, {
       hint: `choose one with -o ${formats.join('|')}`,

@@ -33,3 +33,26 @@ export const TEXT_OR_JSON = formatsWhere((r) => r.human || (r.data && !r.streams
 export const NO_CSV = formatsWhere((r) => r.human || r.data);
 /** Text for people only (a completion script, a server's log). */
 export const TEXT_ONLY = formatsWhere((r) => r.human);
+
+/** What a run prints when no format is asked for. */
+export const DEFAULT_FORMAT: OutputFormat = 'table';
+
+/** The format flags as given: `--json`, `-o <format>`. */
+export interface AskedFormat {
+  json?: boolean;
+  output?: OutputFormat;
+}
+
+/** The format asked for: `--json` is `-o json`; undefined when neither was given. */
+export function askedFormat(asked: AskedFormat): OutputFormat | undefined {
+  return asked.json ? 'json' : asked.output;
+}
+
+/** `--json` beside an `-o` naming another format: two formats asked for. */
+export function twoFormatsAsked(asked: AskedFormat): boolean {
+  return (
+    Boolean(asked.json) &&
+    asked.output !== undefined &&
+    asked.output !== askedFormat({ json: true })
+  );
+}

@@ -6,7 +6,12 @@ import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { definitionOf, type CommandDef } from '../../src/commands/define.js';
 import { runSched } from '../helpers/run.js';
-import { OUTPUT_FORMATS as ALL } from '../../src/output/formats.js';
+import {
+  OUTPUT_FORMATS as ALL,
+  askedFormat,
+  twoFormatsAsked,
+  type AskedFormat,
+} from '../../src/output/formats.js';
 
 /** Every command that runs, with a command line that parses (placeholders for what it needs). */
 async function runnable(): Promise<Array<{ path: string; argv: string[]; def: CommandDef }>> {
@@ -80,5 +85,21 @@ describe('output formats', () => {
     const ok = await runSched(['--json', '-o', 'json', 'events', 'sample', 'meetingScheduled']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ event: 'meetingScheduled' });
+  });
+});
+
+// The one rule both callers use: the global options (cli.ts resolveGlobals) and each command's
+// check (define.ts checkOutputFormat).
+describe('the format --json and -o ask for', () => {
+  it.each<[AskedFormat, string | undefined, boolean]>([
+    [{}, undefined, false],
+    [{ json: true }, 'json', false],
+    [{ output: 'csv' }, 'csv', false],
+    [{ json: true, output: 'json' }, 'json', false],
+    [{ json: true, output: 'ndjson' }, 'json', true],
+    [{ json: false, output: 'table' }, 'table', false],
+  ])('%j: %s, two formats asked: %s', (asked, format, two) => {
+    expect(askedFormat(asked)).toBe(format);
+    expect(twoFormatsAsked(asked)).toBe(two);
   });
 });
