@@ -9,6 +9,10 @@ import { startMcp } from '../../src/commands/mcp/serve.js';
 import type { McpOptions } from '../../src/commands/mcp/inputs.js';
 import { createBufferIO, type BufferIO } from './buffer-io.js';
 import { DEFAULT_GLOBALS } from './globals.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startTestSandbox, type TestSandbox } from './sandbox.js';
+import { startFaultServer, type FaultServer } from './fault-server.js';
+import { useFastRetries } from '../reliability/fast-retry.js';
 
 export interface McpHarness {
   client: Client;
@@ -79,4 +83,32 @@ export async function connectMcp(
       await ctx.runDeferred();
     },
   };
+}
+
+/** The servers a file's MCP tests call: the in-process sandbox and a scripted server. */
+export interface McpServers {
+  sb: TestSandbox;
+  api: FaultServer;
+}
+
+/**
+ * Starts both servers for the file (retries fast), clears what they hold before each test and
+ * closes them after the file. The fields are set once the file's first beforeAll has run.
+ */
+export function useMcpServers(): McpServers {
+  const s = {} as McpServers;
+  useFastRetries();
+  beforeAll(async () => {
+    [s.sb, s.api] = await Promise.all([startTestSandbox(), startFaultServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([s.sb.close(), s.api.close()]);
+  });
+  beforeEach(() => {
+    s.sb.requests.length = 0;
+    s.sb.state.webhooks.clear();
+    s.sb.state.links.clear();
+    s.api.clear();
+  });
+  return s;
 }

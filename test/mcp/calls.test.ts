@@ -7,11 +7,11 @@
 // text cleaned. (test/mcp/tools.test.ts has the checks made before any request.)
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { useConfigDir } from '../helpers/config-dir.js';
-import { connectMcp, type McpHarness } from '../helpers/mcp.js';
-import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { connectMcp, useMcpServers, type McpHarness } from '../helpers/mcp.js';
+import { envelope, f, type FaultServer } from '../helpers/fault-server.js';
 import {
   HOSTILE,
   HOSTILE_KEY,
@@ -20,7 +20,6 @@ import {
   startHostileApi,
   terminalProblems,
 } from '../helpers/hostile.js';
-import { useFastRetries } from '../reliability/fast-retry.js';
 import type { GlobalOptions } from '../../src/context.js';
 import { EVENT_NAMES } from '../../src/api/types.js';
 
@@ -30,24 +29,12 @@ const STORED_SECRET = 'stored-secret-on-the-server-77c1';
 const SCRIPTED_KEY = 'scripted-server-key-4f0a9b';
 const MT_PATH = '/api/users/me/meeting-types';
 
+const servers = useMcpServers();
 let sb: TestSandbox;
 let api: FaultServer;
+beforeAll(() => ({ sb, api } = servers));
 const config = useConfigDir('sched-mcp-calls-');
 const open: McpHarness[] = [];
-useFastRetries();
-
-beforeAll(async () => {
-  [sb, api] = await Promise.all([startTestSandbox(), startFaultServer()]);
-});
-afterAll(async () => {
-  await Promise.all([sb.close(), api.close()]);
-});
-beforeEach(() => {
-  sb.requests.length = 0;
-  sb.state.webhooks.clear();
-  sb.state.links.clear();
-  api.clear();
-});
 afterEach(async () => {
   const sessions = open.splice(0);
   for (const h of sessions) await h.close();

@@ -4,12 +4,11 @@
 // JSON Schema validator (ajv), as the SDK's own client validates it. The text content is the
 // prose, then the structured content serialised. And what `initialize` tells the assistant.
 import { Ajv, type ValidateFunction } from 'ajv';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { useConfigDir } from '../helpers/config-dir.js';
-import { connectMcp, type McpHarness, type ToolCall } from '../helpers/mcp.js';
-import { envelope, f, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { useFastRetries } from '../reliability/fast-retry.js';
+import { connectMcp, useMcpServers, type McpHarness, type ToolCall } from '../helpers/mcp.js';
+import { envelope, f, type FaultServer } from '../helpers/fault-server.js';
 import { signPayload } from '../../src/domain/webhooks/signature.js';
 import { TOOL_NAMES, TOOLS } from '../../src/mcp/tools.js';
 
@@ -19,23 +18,12 @@ const MT_PATH = '/api/users/me/meeting-types';
 const UUID = '00000000-0000-4000-8000-000000000001';
 const HOOK_UUID = '0b9e2f7c-1111-4c4c-9d9d-000000000001';
 
+const servers = useMcpServers();
 let sb: TestSandbox;
 let api: FaultServer;
+beforeAll(() => ({ sb, api } = servers));
 const config = useConfigDir('sched-mcp-schemas-');
 const open: McpHarness[] = [];
-useFastRetries();
-
-beforeAll(async () => {
-  [sb, api] = await Promise.all([startTestSandbox(), startFaultServer()]);
-});
-afterAll(async () => {
-  await Promise.all([sb.close(), api.close()]);
-});
-beforeEach(() => {
-  sb.state.webhooks.clear();
-  sb.state.links.clear();
-  api.clear();
-});
 afterEach(async () => {
   for (const h of open.splice(0)) await h.close();
 });
